@@ -1,0 +1,153 @@
+import {
+  allowanceAdmits,
+  retryAfterSeconds,
+  windowOf,
+  type AdmitRequest,
+  type AdmitResult,
+  type AllowanceSpec,
+  type CounterStore,
+  type LeaseRef,
+  type UsedUnitsLoader,
+  type WindowPosition,
+  type WindowSpec,
+} from './counter-store.js';
+
+interface Lease {
+  scope: string;
+  expiresMs: number;
+  accountId: string | null;
+  periodId: string | null;
+  reservedUnits: number;
+}
+
+type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
+
+/** In-process counters: the embedded default for a single node. Synchronous inside, so admit() is atomic. */
+export class MemoryCounterStore implements CounterStore {
+  private readonly windows = new Map<string, { index: number; count: number }>();
+  private readonly leases = new Map<string, Lease>();
+  private readonly usedByPeriod = new Map<string, number>();
+
+  constructor(private readonly loadUsed: UsedUnitsLoader) {}
+
+  async admit(r: AdmitRequest): Promise<AdmitResult> {
+    const position = this.position(r.windows, r.nowMs);
+    if (position.remaining <= 0) {
+      return { ok: false, reason: 'rpm', window: position, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
+    }
+    if (r.concurrency !== undefined && this.countLeases(r.concurrency.scope, r.nowMs) >= r.concurrency.limit) {
+      return { ok: false, reason: 'concurrency', window: position, retryAfterSeconds: 1 };
+    }
+    if (r.allowance !== undefined) {
+      const a = r.allowance;
+      const used = this.usedSync(a);
+      if (!allowanceAdmits(a, used, this.reserved(a.accountId, a.periodId, r.nowMs))) {
+        return { ok: false, reason: 'allowance', window: position, retryAfterSeconds: 0 };
+      }
+    }
+    // Every check passed: count and take the slot together.
+    const { index } = windowOf(r.nowMs);
+    for (const w of r.windows) {
+      const cur = this.windows.get(w.scope);
+      this.windows.set(w.scope, { index, count: cur !== undefined && cur.index === index ? cur.count + 1 : 1 });
+    }
+    let leaseExpiresMs = 0;
+    if (r.concurrency !== undefined) {
+      leaseExpiresMs = r.nowMs + r.concurrency.ttlMs;
+      this.leases.set(r.concurrency.leaseId, {
+        scope: r.concurrency.scope,
+        expiresMs: leaseExpiresMs,
+        accountId: r.allowance?.accountId ?? null,
+        periodId: r.allowance?.periodId ?? null,
+        reservedUnits: r.allowance?.reserveUnits ?? 0,
+      });
+    }
+    return { ok: true, window: { ...position, remaining: position.remaining - 1 }, leaseExpiresMs };
+  }
+
+  async peekWindows(windows: WindowSpec[], nowMs: number): Promise<WindowPosition> {
+    return this.position(windows, nowMs);
+  }
+
+  async renew(leases: LeaseRef[], ttlMs: number, nowMs: number): Promise<string[]> {
+    const unknown: string[] = [];
+    for (const ref of leases) {
+      const lease = this.leases.get(ref.leaseId);
+      if (lease === undefined || lease.expiresMs <= nowMs) {
+        this.leases.delete(ref.leaseId);
+        unknown.push(ref.leaseId);
+      } else {
+        lease.expiresMs = nowMs + ttlMs;
+      }
+    }
+    return unknown;
+  }
+
+  async release(lease: LeaseRef): Promise<void> {
+    this.leases.delete(lease.leaseId);
+  }
+
+  async addUsed(spec: PeriodSpec, units: number): Promise<void> {
+    this.usedByPeriod.set(usedKey(spec), this.usedSync(spec) + units);
+  }
+
+  async used(spec: PeriodSpec): Promise<number> {
+    return this.usedSync(spec);
+  }
+
+  async inFlight(scope: string, nowMs: number): Promise<number> {
+    return this.countLeases(scope, nowMs);
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.leases.clear();
+  }
+
+  /** The binding window: the one with the fewest requests left. */
+  private position(windows: WindowSpec[], nowMs: number): WindowPosition {
+    const { index, resetUnix } = windowOf(nowMs);
+    let best: WindowPosition | undefined;
+    for (const w of windows) {
+      const cur = this.windows.get(w.scope);
+      const count = cur !== undefined && cur.index === index ? cur.count : 0;
+      const p = { limit: w.limit, remaining: Math.max(0, w.limit - count), resetUnix };
+      if (best === undefined || p.remaining < best.remaining) best = p;
+    }
+    return best ?? { limit: 0, remaining: 0, resetUnix };
+  }
+
+  private usedSync(spec: PeriodSpec): number {
+    const k = usedKey(spec);
+    let v = this.usedByPeriod.get(k);
+    if (v === undefined) {
+      v = this.loadUsed(spec.accountId, spec.periodStartMs, spec.periodEndMs);
+      this.usedByPeriod.set(k, v);
+    }
+    return v;
+  }
+
+  private countLeases(scope: string, nowMs: number): number {
+    let n = 0;
+    for (const [id, lease] of this.leases) {
+      if (lease.expiresMs <= nowMs) this.leases.delete(id);
+      else if (lease.scope === scope) n += 1;
+    }
+    return n;
+  }
+
+  private reserved(accountId: string, periodId: string, nowMs: number): number {
+    let n = 0;
+    for (const lease of this.leases.values()) {
+      if (lease.expiresMs > nowMs && lease.accountId === accountId && lease.periodId === periodId) n += lease.reservedUnits;
+    }
+    return n;
+  }
+}
+
+function usedKey(spec: PeriodSpec): string {
+  return `${spec.accountId}|${spec.periodId}`;
+}

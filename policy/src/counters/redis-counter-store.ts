@@ -1,0 +1,219 @@
+import {
+  retryAfterSeconds,
+  windowOf,
+  type AdmitRequest,
+  type AdmitResult,
+  type AllowanceSpec,
+  type CounterStore,
+  type LeaseRef,
+  type UsedUnitsLoader,
+  type WindowPosition,
+  type WindowSpec,
+} from './counter-store.js';
+import { accountOf, RedisKeys } from './redis-keys.js';
+import type { RedisClient } from './redis-script.js';
+import { addUsedScript, admitScript, releaseScript, renewScript, seedUsedScript } from './redis-scripts.js';
+
+type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
+type AdmitCode = 'ok' | 'rpm' | 'concurrency' | 'allowance' | 'load';
+
+export interface RedisCounterStoreOptions {
+  /** put before every key; lets several deployments or test runs share one Redis */
+  keyPrefix?: string;
+}
+
+/** A window counter outlives its minute by a minute, then Redis drops it. */
+const WINDOW_TTL_SECONDS = 120;
+/** A lease set outlives its last lease by this much (housekeeping only: expiry is the members' scores). */
+const LEASE_KEY_GRACE_MS = 60_000;
+/** A used counter lives for a period and a week; after that it is rebuilt from the ledger if still needed. */
+const USED_KEY_GRACE_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Counters in Redis (one server or a cluster), shared by every replica of the policy service. Each admit is one
+ * Lua script, so it is atomic and all or nothing; every key of one call carries the account's hash tag.
+ * The used units of a period are rebuilt from the ledger whenever Redis has lost them.
+ */
+export class RedisCounterStore implements CounterStore {
+  private readonly keys: RedisKeys;
+
+  constructor(
+    private readonly client: RedisClient,
+    private readonly loadUsed: UsedUnitsLoader,
+    options: RedisCounterStoreOptions = {},
+  ) {
+    this.keys = new RedisKeys(options.keyPrefix ?? 'gw:');
+  }
+
+  async admit(r: AdmitRequest): Promise<AdmitResult> {
+    const { index, resetUnix } = windowOf(r.nowMs);
+    // Same as the in-process store: with no window there is nothing to admit against.
+    if (r.windows.length === 0) {
+      return { ok: false, reason: 'rpm', window: { limit: 0, remaining: 0, resetUnix }, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
+    }
+    sameAccount(r);
+    let reply = await this.runAdmit(r, index, '');
+    if (reply.code === 'load' && r.allowance !== undefined) {
+      // The counter is missing: read the ledger and hand the figure to the script, with no await in between, so
+      // an addUsed sent after this read reaches Redis after the seed (and one sent before it is in the figure).
+      const a = r.allowance;
+      reply = await this.runAdmit(r, index, String(this.loadUsed(a.accountId, a.periodStartMs, a.periodEndMs)));
+    }
+    const position = bindingWindow(r.windows, reply.counts, resetUnix);
+    switch (reply.code) {
+      case 'ok':
+        return { ok: true, window: { ...position, remaining: position.remaining - 1 }, leaseExpiresMs: r.concurrency === undefined ? 0 : r.nowMs + r.concurrency.ttlMs };
+      case 'rpm':
+        return { ok: false, reason: 'rpm', window: position, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
+      case 'concurrency':
+        return { ok: false, reason: 'concurrency', window: position, retryAfterSeconds: 1 };
+      case 'allowance':
+        return { ok: false, reason: 'allowance', window: position, retryAfterSeconds: 0 };
+      case 'load':
+        throw new Error('counter store: the used counter is still missing after loading it');
+    }
+  }
+
+  async peekWindows(windows: WindowSpec[], nowMs: number): Promise<WindowPosition> {
+    const { index, resetUnix } = windowOf(nowMs);
+    const counts = new Array<number>(windows.length).fill(0);
+    // One MGET per account: keys of one account share a hash slot, keys of two may not.
+    const byAccount = groupBy(windows.map((w, i) => ({ i, key: this.keys.window(w.scope, index), account: accountOf(w.scope) })), (x) => x.account);
+    await Promise.all(
+      [...byAccount.values()].map(async (group) => {
+        const values = await this.client.mget(...group.map((g) => g.key));
+        group.forEach((g, j) => (counts[g.i] = Number(values[j] ?? 0)));
+      }),
+    );
+    return bindingWindow(windows, counts, resetUnix);
+  }
+
+  async renew(leases: LeaseRef[], ttlMs: number, nowMs: number): Promise<string[]> {
+    const gone = new Set<string>();
+    await Promise.all(
+      [...groupBy(leases, (l) => l.scope)].map(async ([scope, refs]) => {
+        const reply = await renewScript.run(this.client, this.leaseKeys(scope), [
+          nowMs,
+          nowMs + ttlMs,
+          ttlMs + LEASE_KEY_GRACE_MS,
+          ...refs.map((l) => l.leaseId),
+        ]);
+        for (const id of asArray(reply)) gone.add(String(id));
+      }),
+    );
+    return leases.map((l) => l.leaseId).filter((id) => gone.has(id));
+  }
+
+  async release(lease: LeaseRef): Promise<void> {
+    await releaseScript.run(this.client, this.leaseKeys(lease.scope), [lease.leaseId]);
+  }
+
+  async addUsed(spec: PeriodSpec, units: number): Promise<void> {
+    if (!Number.isSafeInteger(units)) throw new Error(`used units must be an integer (got ${units})`);
+    await addUsedScript.run(this.client, [this.keys.used(spec)], [units]);
+  }
+
+  async used(spec: PeriodSpec): Promise<number> {
+    const key = this.keys.used(spec);
+    const held = await this.client.get(key);
+    if (held !== null) return Number(held);
+    const seed = this.loadUsed(spec.accountId, spec.periodStartMs, spec.periodEndMs);
+    return Number(await seedUsedScript.run(this.client, [key], [seed, usedTtlMs(spec)]));
+  }
+
+  async inFlight(scope: string, nowMs: number): Promise<number> {
+    return this.client.zcount(this.keys.leases(scope), `(${nowMs}`, '+inf');
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.client.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  private async runAdmit(r: AdmitRequest, index: number, seed: string): Promise<{ code: AdmitCode; counts: number[] }> {
+    const keys = r.windows.map((w) => this.keys.window(w.scope, index));
+    const c = r.concurrency;
+    const a = r.allowance;
+    if (c !== undefined) keys.push(this.keys.leases(c.scope));
+    if (a !== undefined) keys.push(this.keys.used(a), this.keys.reservations(a.accountId), this.keys.reservedUnits(a.accountId));
+    const args: (string | number)[] = [
+      r.nowMs,
+      r.windows.length,
+      WINDOW_TTL_SECONDS,
+      c === undefined ? 0 : 1,
+      c?.limit ?? 0,
+      c?.leaseId ?? '',
+      c === undefined ? 0 : r.nowMs + c.ttlMs,
+      c === undefined ? 0 : c.ttlMs + LEASE_KEY_GRACE_MS,
+      a === undefined ? 0 : 1,
+      a?.overageAllowed === true ? 1 : 0,
+      a?.allowance ?? 0,
+      a?.ceiling ?? 0,
+      a?.reserveUnits ?? 0,
+      a?.periodId ?? '',
+      seed,
+      a === undefined ? 0 : usedTtlMs(a),
+      ...r.windows.map((w) => w.limit),
+    ];
+    const reply = asArray(await admitScript.run(this.client, keys, args));
+    const code = reply[0];
+    if (code !== 'ok' && code !== 'rpm' && code !== 'concurrency' && code !== 'allowance' && code !== 'load') {
+      throw new Error(`counter store: unexpected admit reply ${String(code)}`);
+    }
+    return { code, counts: reply.slice(1).map(Number) };
+  }
+
+  private leaseKeys(scope: string): string[] {
+    const accountId = accountOf(scope);
+    return [this.keys.leases(scope), this.keys.reservations(accountId), this.keys.reservedUnits(accountId)];
+  }
+}
+
+/** The binding window: the one with the fewest requests left (the first of equals). */
+function bindingWindow(windows: WindowSpec[], counts: number[], resetUnix: number): WindowPosition {
+  let best: WindowPosition | undefined;
+  windows.forEach((w, i) => {
+    const p = { limit: w.limit, remaining: Math.max(0, w.limit - (counts[i] ?? 0)), resetUnix };
+    if (best === undefined || p.remaining < best.remaining) best = p;
+  });
+  return best ?? { limit: 0, remaining: 0, resetUnix };
+}
+
+/** One script touches one account's keys only (one hash slot on a cluster). */
+function sameAccount(r: AdmitRequest): void {
+  const accountId = accountOf(r.windows[0]?.scope ?? '');
+  const others = [...r.windows.map((w) => w.scope), ...(r.concurrency === undefined ? [] : [r.concurrency.scope])].map(accountOf);
+  if (r.allowance !== undefined) others.push(r.allowance.accountId);
+  if (others.some((o) => o !== accountId)) throw new Error('counter store: one admit covers the counters of one account only');
+}
+
+function usedTtlMs(spec: PeriodSpec): number {
+  return Math.max(0, spec.periodEndMs - spec.periodStartMs) + USED_KEY_GRACE_MS;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+function asArray(reply: unknown): unknown[] {
+  if (!Array.isArray(reply)) throw new Error('counter store: unexpected script reply');
+  return reply;
+}

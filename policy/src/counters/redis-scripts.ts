@@ -1,0 +1,166 @@
+import { RedisScript } from './redis-script.js';
+
+/*
+ * The Lua scripts of the Redis counter store. Each runs atomically inside Redis; every key one call touches is
+ * tagged with the same account, so each script also runs unchanged on a Redis Cluster. Times are the caller's
+ * clock (nowMs passed in), never Redis TIME; key TTLs are only housekeeping (real time, generous margins).
+ * Scores and big numbers are passed on as the ARGV strings they arrived as, so Lua never reformats them.
+ */
+
+/** Extends a key's TTL to at least `ms` (never shortens it; a missing key stays missing). */
+const EXTEND = `
+local function extend(key, ms)
+  local t = redis.call('PTTL', key)
+  if t == -1 or (t >= 0 and t < tonumber(ms)) then redis.call('PEXPIRE', key, ms) end
+end
+`;
+
+/**
+ * One admission, all or nothing: the windows, then the concurrency lease, then the allowance; only when all
+ * pass does it count the windows, add the lease and hold the reservation. Replies {code, count_1..count_n}
+ * with each window's count before this request; code is ok | rpm | concurrency | allowance | load. `load`
+ * means the period's used counter is missing and no seed was given: the caller loads it from the ledger and
+ * calls again with the seed, which is SET only if still missing (so no increment is lost or doubled).
+ *
+ * KEYS: window_1..window_n, [leases], [used, reservations, reservedUnits]
+ * ARGV: 1 nowMs, 2 n, 3 window TTL s,
+ *       4 hasLease, 5 concurrency limit, 6 leaseId, 7 lease expiry ms, 8 lease key TTL ms,
+ *       9 hasAllowance, 10 overage, 11 allowance, 12 ceiling, 13 reserveUnits, 14 periodId, 15 seed ('' = none),
+ *       16 used key TTL ms, 17..16+n window limits
+ */
+export const admitScript = new RedisScript('admit', `${EXTEND}
+local now = ARGV[1]
+local n = tonumber(ARGV[2])
+local counts = {}
+local full = false
+for i = 1, n do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if counts[i] >= tonumber(ARGV[16 + i]) then full = true end
+end
+local function reply(code)
+  local out = { code }
+  for i = 1, n do out[i + 1] = counts[i] end
+  return out
+end
+if full then return reply('rpm') end
+
+local k = n
+local leaseKey = nil
+if ARGV[4] == '1' then
+  k = k + 1
+  leaseKey = KEYS[k]
+  redis.call('ZREMRANGEBYSCORE', leaseKey, '-inf', now)
+  if redis.call('ZCARD', leaseKey) >= tonumber(ARGV[5]) then return reply('concurrency') end
+end
+
+local resvKey, unitsKey = nil, nil
+if ARGV[9] == '1' then
+  local usedKey = KEYS[k + 1]
+  resvKey, unitsKey = KEYS[k + 2], KEYS[k + 3]
+  local used = redis.call('GET', usedKey)
+  if not used then
+    if ARGV[15] == '' then return reply('load') end
+    redis.call('SET', usedKey, ARGV[15], 'PX', ARGV[16])
+    used = ARGV[15]
+  end
+  used = tonumber(used)
+  local admits
+  if ARGV[10] == '1' then
+    local dead = redis.call('ZRANGEBYSCORE', resvKey, '-inf', now)
+    if #dead > 0 then
+      redis.call('HDEL', unitsKey, unpack(dead))
+      redis.call('ZREMRANGEBYSCORE', resvKey, '-inf', now)
+    end
+    local reserved = 0
+    local live = redis.call('ZRANGE', resvKey, 0, -1)
+    if #live > 0 then
+      local values = redis.call('HMGET', unitsKey, unpack(live))
+      for i = 1, #live do
+        local v = values[i]
+        if v then
+          local sep = string.find(v, ':', 1, true)
+          if string.sub(v, sep + 1) == ARGV[14] then reserved = reserved + tonumber(string.sub(v, 1, sep - 1)) end
+        end
+      end
+    end
+    admits = used + reserved + tonumber(ARGV[13]) <= tonumber(ARGV[11]) + tonumber(ARGV[12])
+  else
+    admits = used < tonumber(ARGV[11])
+  end
+  if not admits then return reply('allowance') end
+end
+
+for i = 1, n do
+  if redis.call('INCR', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+end
+if leaseKey then
+  redis.call('ZADD', leaseKey, ARGV[7], ARGV[6])
+  extend(leaseKey, ARGV[8])
+  if resvKey and tonumber(ARGV[13]) > 0 then
+    redis.call('ZADD', resvKey, ARGV[7], ARGV[6])
+    redis.call('HSET', unitsKey, ARGV[6], ARGV[13] .. ':' .. ARGV[14])
+    extend(resvKey, ARGV[8])
+    extend(unitsKey, ARGV[8])
+  end
+end
+return reply('ok')
+`);
+
+/**
+ * Extends the leases still held (score > now) and their reservations; drops the expired ones.
+ * Replies with the ids no longer held.
+ * KEYS: leases, reservations, reservedUnits
+ * ARGV: 1 nowMs, 2 new expiry ms, 3 key TTL ms, 4.. leaseIds
+ */
+export const renewScript = new RedisScript('renew', `${EXTEND}
+local now = tonumber(ARGV[1])
+local gone = {}
+for i = 4, #ARGV do
+  local id = ARGV[i]
+  local score = redis.call('ZSCORE', KEYS[1], id)
+  if score and tonumber(score) > now then
+    redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id)
+    redis.call('ZADD', KEYS[2], 'XX', ARGV[2], id)
+  else
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('ZREM', KEYS[2], id)
+    redis.call('HDEL', KEYS[3], id)
+    gone[#gone + 1] = id
+  end
+end
+for i = 1, 3 do extend(KEYS[i], ARGV[3]) end
+return gone
+`);
+
+/**
+ * Frees a lease and its reservation; idempotent.
+ * KEYS: leases, reservations, reservedUnits. ARGV: 1 leaseId
+ */
+export const releaseScript = new RedisScript('release', `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+`);
+
+/**
+ * Adds settled units only when the period's counter exists. When it is missing, the ledger (written before
+ * this call) already holds the row, so the next load from the ledger includes it: adding here would count it twice.
+ * KEYS: used. ARGV: 1 units
+ */
+export const addUsedScript = new RedisScript('add-used', `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
+return false
+`);
+
+/**
+ * The period's used units; when missing, sets the seed loaded from the ledger (only if still missing) and
+ * replies with whatever the counter holds then.
+ * KEYS: used. ARGV: 1 seed, 2 TTL ms
+ */
+export const seedUsedScript = new RedisScript('seed-used', `
+local v = redis.call('GET', KEYS[1])
+if v then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]
+`);

@@ -1,0 +1,90 @@
+/**
+ * Schema migrations, applied in order inside one transaction each. Append new ones; never edit a shipped one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'plans, accounts, keys, usage ledger, change log',
+    sql: `
+      CREATE TABLE plans (
+        name                TEXT PRIMARY KEY,
+        residency           TEXT NOT NULL CHECK (residency IN ('uk', 'eu')),
+        requests_per_minute INTEGER NOT NULL CHECK (requests_per_minute > 0),
+        concurrency         INTEGER NOT NULL CHECK (concurrency > 0),
+        allowance           INTEGER NOT NULL CHECK (allowance >= 0),
+        overage_allowed     INTEGER NOT NULL DEFAULT 0 CHECK (overage_allowed IN (0, 1)),
+        overage_ceiling     INTEGER NOT NULL DEFAULT 0 CHECK (overage_ceiling >= 0),
+        models              TEXT,            -- JSON array of aliases; NULL = every model
+        created_at          TEXT NOT NULL
+      );
+
+      CREATE TABLE accounts (
+        id                  TEXT PRIMARY KEY,
+        name                TEXT NOT NULL,
+        plan                TEXT NOT NULL REFERENCES plans(name),
+        requests_per_minute INTEGER,         -- overrides; NULL = the plan's value
+        concurrency         INTEGER,
+        allowance           INTEGER,
+        overage_allowed     INTEGER,
+        overage_ceiling     INTEGER,
+        anchor_day          INTEGER CHECK (anchor_day BETWEEN 1 AND 28),
+        created_at          TEXT NOT NULL
+      );
+
+      CREATE TABLE api_keys (
+        id                  TEXT PRIMARY KEY,
+        account_id          TEXT NOT NULL REFERENCES accounts(id),
+        name                TEXT NOT NULL,
+        key_hash            TEXT NOT NULL UNIQUE,  -- SHA-256 of the whole key; the key itself is never stored
+        display             TEXT NOT NULL,         -- gw_live_AbCd…wxyz
+        environment         TEXT NOT NULL CHECK (environment IN ('live', 'test')),
+        residency           TEXT NOT NULL CHECK (residency IN ('uk', 'eu')),
+        privacy_mode        TEXT NOT NULL CHECK (privacy_mode IN ('off', 'flag', 'redact', 'tokenise')),
+        allowed_models      TEXT,                  -- JSON array or NULL
+        allowed_ips         TEXT,                  -- JSON array or NULL
+        expires_at          TEXT,                  -- ISO 8601 UTC or NULL
+        requests_per_minute INTEGER,               -- the key's own lower cap, or NULL
+        rotated_from        TEXT REFERENCES api_keys(id),
+        created_at          TEXT NOT NULL,
+        revoked_at          TEXT,
+        last_used_at        TEXT
+      );
+      CREATE INDEX api_keys_account ON api_keys(account_id);
+
+      -- One row per admitted request, written once (request_id is the idempotency key). The source of truth
+      -- for allowance and billing: counters are rebuilt from it.
+      CREATE TABLE usage_ledger (
+        request_id                  TEXT PRIMARY KEY,
+        account_id                  TEXT NOT NULL,
+        key_id                      TEXT NOT NULL,
+        environment                 TEXT NOT NULL,
+        model                       TEXT NOT NULL,
+        input_tokens                INTEGER NOT NULL,
+        output_tokens               INTEGER NOT NULL,
+        cache_creation_input_tokens INTEGER NOT NULL,
+        cache_read_input_tokens     INTEGER NOT NULL,
+        billable_units              INTEGER NOT NULL,
+        cost_units                  INTEGER NOT NULL,  -- 1e-8 GBP; 0 for test traffic
+        outcome                     TEXT NOT NULL,
+        finished_at_ms              INTEGER NOT NULL,
+        recorded_at_ms              INTEGER NOT NULL
+      );
+      CREATE INDEX usage_ledger_account_time ON usage_ledger(account_id, environment, finished_at_ms);
+
+      -- Every change gatewayctl or the dashboard makes, so a running policy service sees it within its poll.
+      CREATE TABLE change_log (
+        seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+        entity    TEXT NOT NULL,   -- plan | account | key
+        entity_id TEXT NOT NULL,
+        change    TEXT NOT NULL,   -- created | updated | revoked
+        at_ms     INTEGER NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,82 @@
+import {
+  AuthenticationError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  ResidencyUnavailableError,
+  isWellFormedApiKey,
+  type GatewayError,
+  type Residency,
+  type Route,
+} from '@gateway/shared';
+import type { CatalogueModel, ModelCatalogue } from './catalogue.js';
+import type { CachedKey } from './key-cache.js';
+
+/**
+ * The checks of a decision as pure functions, in the order CONTRACT.md fixes. Each returns the error that
+ * refuses the request, or what the next step needs. No I/O: the decision service supplies lookups and time.
+ */
+
+export function authenticate(
+  apiKey: string,
+  lookup: (apiKey: string) => CachedKey | undefined,
+  nowMs: number,
+): CachedKey | GatewayError {
+  if (apiKey === '') return new AuthenticationError('Missing API key: send it as x-api-key or authorization: Bearer.');
+  if (!isWellFormedApiKey(apiKey)) return new AuthenticationError('Invalid API key.');
+  const entry = lookup(apiKey);
+  if (entry === undefined) return new AuthenticationError('Invalid API key.');
+  if (entry.record.revoked_at !== null) return new AuthenticationError('This API key has been revoked.');
+  if (entry.expiresAtMs !== null && nowMs >= entry.expiresAtMs) return new AuthenticationError('This API key has expired.');
+  return entry;
+}
+
+/** A source outside allowed_ips gets the same 403 as a model the key may not call. */
+export function checkSource(entry: CachedKey, sourceIp: string): GatewayError | undefined {
+  if (entry.allowlist === null) return undefined;
+  return entry.allowlist.allows(sourceIp) ? undefined : new PermissionDeniedError();
+}
+
+export function resolveModel(catalogue: ModelCatalogue, model: string): CatalogueModel | GatewayError {
+  const found = catalogue.resolve(model);
+  return found ?? new NotFoundError(`model: ${model}`);
+}
+
+export function checkMaxTokens(model: CatalogueModel, maxTokens: number): GatewayError | undefined {
+  if (maxTokens <= model.max_output_tokens) return undefined;
+  return new InvalidRequestError(
+    `max_tokens: ${maxTokens} > ${model.max_output_tokens}, which is the maximum allowed number of output tokens for ${model.id}`,
+  );
+}
+
+/** allowed_models of the key and the models of the plan. */
+export function modelPermitted(entry: CachedKey, model: CatalogueModel): boolean {
+  const planModels = entry.limits.models;
+  if (planModels !== null && !planModels.includes(model.id)) return false;
+  const keyModels = entry.record.allowed_models;
+  return keyModels === null || keyModels.includes(model.id);
+}
+
+export function checkModelPermitted(entry: CachedKey, model: CatalogueModel): GatewayError | undefined {
+  return modelPermitted(entry, model) ? undefined : new PermissionDeniedError();
+}
+
+/** The route inside the key's tier. There is no fallback: a model without one is refused, never widened. */
+export function routeInTier(catalogue: ModelCatalogue, model: CatalogueModel, tier: Residency): Route | GatewayError {
+  const route = catalogue.route(model, tier);
+  if (route !== undefined) return route;
+  const inTier = catalogue.models.filter((m) => m.routes[tier] !== undefined).map((m) => m.id);
+  return new ResidencyUnavailableError(
+    `${model.id} has no route inside the ${tier} residency tier (${catalogue.tiers[tier].label}). ` +
+      `Models available in this tier: ${inTier.join(', ')}.`,
+  );
+}
+
+/** Models this key can call: tier ∩ plan ∩ allowed_models, in catalogue order. */
+export function callableModels(catalogue: ModelCatalogue, entry: CachedKey): CatalogueModel[] {
+  return catalogue.models.filter((m) => m.routes[entry.record.residency] !== undefined && modelPermitted(entry, m));
+}
+
+export function isError<T>(v: T | GatewayError): v is GatewayError {
+  return v instanceof Error;
+}

@@ -1,0 +1,266 @@
+import {
+  InternalError,
+  QuotaExceededError,
+  RateLimitError,
+  ServiceUnavailableError,
+  denialFromError,
+  newDecisionId,
+  newLeaseId,
+  type DecideRequest,
+  type DecisionWire,
+  type GatewayError,
+  type KeyIdentity,
+  type LeaseRefWire,
+  type Logger,
+  type RateLimitPosition,
+  type ReleaseRequest,
+  type UsageAck,
+  type UsageReport,
+} from '@gateway/shared';
+import { billableUnits, billingPeriod, costUnits } from './billing.js';
+import type { ModelCatalogue } from './catalogue.js';
+import type { CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
+import type { UsageLedger } from './db/usage-ledger.js';
+import {
+  authenticate,
+  checkMaxTokens,
+  checkModelPermitted,
+  checkSource,
+  isError,
+  resolveModel,
+  routeInTier,
+} from './decision-rules.js';
+import type { CachedKey, KeyCache } from './key-cache.js';
+import type { LastUsedTracker } from './last-used.js';
+
+export interface DecisionServiceDeps {
+  keys: KeyCache;
+  catalogue: ModelCatalogue;
+  counters: CounterStore;
+  ledger: UsageLedger;
+  lastUsed: LastUsedTracker;
+  leaseTtlMs: number;
+  log: Logger;
+  now?: () => number;
+}
+
+/** Authentication and IP check of any call; the key's entry, or the refusal. */
+export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: GatewayError };
+
+/** The decision of the policy service: the rules in order, then the counters in one atomic step. */
+export class DecisionService {
+  readonly now: () => number;
+
+  constructor(private readonly d: DecisionServiceDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  checkCaller(apiKey: string, sourceIp: string): CallerCheck {
+    const entry = authenticate(apiKey, (k) => this.d.keys.lookup(k), this.now());
+    if (isError(entry)) return { ok: false, error: entry };
+    const ipError = checkSource(entry, sourceIp);
+    if (ipError !== undefined) return { ok: false, error: ipError };
+    return { ok: true, entry };
+  }
+
+  async decide(req: DecideRequest): Promise<DecisionWire> {
+    const decision_id = newDecisionId();
+    const nowMs = this.now();
+    const caller = this.checkCaller(req.caller.api_key, req.caller.source_ip);
+    if (!caller.ok) return deny(decision_id, null, caller.error);
+    const entry = caller.entry;
+    const windows = windowSpecs(entry);
+
+    // From here on every answer carries the window position (headers on every response past the IP check).
+    const rejectWith = async (error: GatewayError): Promise<DecisionWire> =>
+      deny(decision_id, toPosition(await this.peek(windows, nowMs)), error);
+
+    if (!req.request_valid) {
+      return { decision_id, rate_limit: toPosition(await this.peek(windows, nowMs)), authenticated: identity(entry), outcome: 'authenticated' };
+    }
+    const model = resolveModel(this.d.catalogue, req.model);
+    if (isError(model)) return rejectWith(model);
+    if (req.operation === 'CREATE_MESSAGE') {
+      const tooMany = checkMaxTokens(model, req.max_tokens);
+      if (tooMany !== undefined) return rejectWith(tooMany);
+    }
+    const notPermitted = checkModelPermitted(entry, model);
+    if (notPermitted !== undefined) return rejectWith(notPermitted);
+    const route = routeInTier(this.d.catalogue, model, entry.record.residency);
+    if (isError(route)) return rejectWith(route);
+
+    const live = entry.record.environment === 'live';
+    const holdsSlot = req.operation === 'CREATE_MESSAGE';
+    const leaseId = holdsSlot ? newLeaseId() : '';
+    const period = billingPeriod(nowMs, entry.limits.anchor_day);
+    const reserveUnits = live && holdsSlot && entry.limits.overage_allowed ? req.input_tokens_estimate + req.max_tokens : 0;
+    let admitted;
+    try {
+      admitted = await this.d.counters.admit({
+        nowMs,
+        windows,
+        ...(holdsSlot
+          ? { concurrency: { scope: slotScope(entry), limit: entry.limits.concurrency, leaseId, ttlMs: this.d.leaseTtlMs } }
+          : {}),
+        ...(live && holdsSlot
+          ? {
+              allowance: {
+                accountId: entry.account.id,
+                periodId: period.id,
+                periodStartMs: period.startMs,
+                periodEndMs: period.endMs,
+                allowance: entry.limits.allowance,
+                overageAllowed: entry.limits.overage_allowed,
+                ceiling: entry.limits.overage_ceiling,
+                reserveUnits,
+              },
+            }
+          : {}),
+      });
+    } catch (err) {
+      this.d.log.error({ err, decision_id }, 'counter store unavailable');
+      return deny(decision_id, null, new ServiceUnavailableError('The gateway cannot reach its counter store; please retry.'));
+    }
+    const position = toPosition(admitted.window);
+    if (!admitted.ok) {
+      if (admitted.reason === 'rpm') {
+        return deny(decision_id, position, new RateLimitError(
+          `Rate limit exceeded: ${admitted.window.limit} requests per minute. Retry after the window resets.`,
+          admitted.retryAfterSeconds,
+        ));
+      }
+      if (admitted.reason === 'concurrency') {
+        return deny(decision_id, position, new RateLimitError(
+          `Concurrency limit exceeded: at most ${entry.limits.concurrency} requests in flight at once.`,
+        ));
+      }
+      return deny(decision_id, position, new QuotaExceededError(
+        entry.limits.overage_allowed
+          ? 'Overage ceiling reached for this billing period; requests are refused until the next period.'
+          : 'Token allowance used for this billing period and overage is not enabled.',
+      ));
+    }
+    this.d.lastUsed.touch(entry.record.id, nowMs);
+    return {
+      decision_id,
+      rate_limit: position,
+      outcome: 'allow',
+      allow: {
+        key: identity(entry),
+        model: model.id,
+        route,
+        lease_id: leaseId,
+        lease_expires_unix_ms: admitted.leaseExpiresMs,
+        reserved_units: reserveUnits,
+      },
+    };
+  }
+
+  /** Writes the request's usage once (by request id), settles the allowance and frees the slot. */
+  async report(r: UsageReport): Promise<UsageAck> {
+    const model = this.d.catalogue.resolve(r.model);
+    if (model === undefined) throw new InternalError(`usage report for unknown model ${r.model}`);
+    const units = billableUnits(r.usage);
+    const live = r.environment === 'live';
+    const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
+    const account = this.d.keys.accountOf(r.account_id);
+    const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
+    const recorded = this.d.ledger.record({
+      request_id: r.request_id,
+      account_id: r.account_id,
+      key_id: r.key_id,
+      environment: r.environment,
+      model: model.id,
+      input_tokens: r.usage.input_tokens,
+      output_tokens: r.usage.output_tokens,
+      cache_creation_input_tokens: r.usage.cache_creation_input_tokens,
+      cache_read_input_tokens: r.usage.cache_read_input_tokens,
+      billable_units: units,
+      cost_units: live ? costUnits(r.usage, model.pricing_gbp_per_million) : 0,
+      outcome: r.outcome,
+      finished_at_ms: finishedMs,
+    });
+    if (recorded && live && units > 0) {
+      await this.d.counters.addUsed(
+        { accountId: r.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
+        units,
+      );
+    }
+    if (r.lease_id !== '') await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+    return { recorded };
+  }
+
+  async release(r: ReleaseRequest): Promise<void> {
+    if (r.lease_id === '') return;
+    await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+  }
+
+  async renew(leases: LeaseRefWire[]): Promise<string[]> {
+    return this.d.counters.renew(
+      leases.map((l) => ({ scope: `${l.account_id}:${l.environment}`, leaseId: l.lease_id })),
+      this.d.leaseTtlMs,
+      this.now(),
+    );
+  }
+
+  async windowPosition(entry: CachedKey): Promise<RateLimitPosition | null> {
+    return toPosition(await this.peek(windowSpecs(entry), this.now()));
+  }
+
+  /** Counts one request in the key's windows without a slot (GET /v1/models); the refusal when full. */
+  async countRequest(entry: CachedKey): Promise<{ position: RateLimitPosition | null; error?: GatewayError }> {
+    const nowMs = this.now();
+    try {
+      const admitted = await this.d.counters.admit({ nowMs, windows: windowSpecs(entry) });
+      if (!admitted.ok) {
+        return {
+          position: toPosition(admitted.window),
+          error: new RateLimitError(`Rate limit exceeded: ${admitted.window.limit} requests per minute.`, admitted.retryAfterSeconds),
+        };
+      }
+      this.d.lastUsed.touch(entry.record.id, nowMs);
+      return { position: toPosition(admitted.window) };
+    } catch (err) {
+      this.d.log.error({ err }, 'counter store unavailable');
+      return { position: null, error: new ServiceUnavailableError('The gateway cannot reach its counter store; please retry.') };
+    }
+  }
+
+  private async peek(windows: WindowSpec[], nowMs: number): Promise<WindowPosition | null> {
+    try {
+      return await this.d.counters.peekWindows(windows, nowMs);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Test traffic has windows and slots of its own per account, so it never eats live capacity. */
+export function slotScope(entry: CachedKey): string {
+  return `${entry.account.id}:${entry.record.environment}`;
+}
+
+export function windowSpecs(entry: CachedKey): WindowSpec[] {
+  const windows: WindowSpec[] = [{ scope: `${slotScope(entry)}:rpm`, limit: entry.limits.requests_per_minute }];
+  const cap = entry.record.requests_per_minute;
+  if (cap !== null && cap < entry.limits.requests_per_minute) windows.push({ scope: `${slotScope(entry)}:key:${entry.record.id}:rpm`, limit: cap });
+  return windows;
+}
+
+function identity(entry: CachedKey): KeyIdentity {
+  return {
+    key_id: entry.record.id,
+    account_id: entry.account.id,
+    environment: entry.record.environment,
+    residency: entry.record.residency,
+    privacy_mode: entry.record.privacy_mode,
+  };
+}
+
+function toPosition(w: WindowPosition | null): RateLimitPosition | null {
+  return w === null ? null : { limit: w.limit, remaining: w.remaining, reset_unix: w.resetUnix };
+}
+
+function deny(decision_id: string, rate_limit: RateLimitPosition | null, error: GatewayError): DecisionWire {
+  return { decision_id, rate_limit, outcome: 'deny', deny: denialFromError(error) as DecisionWire['deny'] };
+}

@@ -1,0 +1,136 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  GatewayError,
+  NotFoundError,
+  denialFromError,
+  loadPolicyPackageDefinition,
+  type DecideRequest,
+  type Denial,
+  type GetUsageRequest,
+  type GetUsageResponse,
+  type ListModelsRequest,
+  type ListModelsResponse,
+  type Logger,
+  type ReleaseRequest,
+  type RenewLeasesRequest,
+  type Revocation,
+  type UsageReport,
+  type WatchRevocationsRequest,
+} from '@gateway/shared';
+import type { ModelCatalogue } from './catalogue.js';
+import type { CounterStore } from './counters/counter-store.js';
+import type { Db } from './db/database.js';
+import type { UsageLedger } from './db/usage-ledger.js';
+import { callableModels } from './decision-rules.js';
+import type { DecisionService } from './decision-service.js';
+import type { KeyCache } from './key-cache.js';
+import { listModelsPage, modelEntry } from './models-list.js';
+import { usageSummary } from './usage-summary.js';
+
+export interface PolicyServerDeps {
+  decisions: DecisionService;
+  keys: KeyCache;
+  catalogue: ModelCatalogue;
+  ledger: UsageLedger;
+  counters: CounterStore;
+  db: Db;
+  log: Logger;
+}
+
+type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
+
+/** Wraps a handler so every failure becomes a gRPC status with a message, and is logged once. */
+function unary<Req, Res>(log: Logger, name: string, fn: (req: Req) => Promise<Res> | Res): Unary<Req, Res> {
+  return (call, callback) => {
+    Promise.resolve()
+      .then(() => fn(call.request))
+      .then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          log.error({ err, rpc: name }, 'policy rpc failed');
+          const message = err instanceof Error ? err.message : String(err);
+          callback({ code: err instanceof GatewayError && err.status === 503 ? grpc.status.UNAVAILABLE : grpc.status.INTERNAL, details: message });
+        },
+      );
+  };
+}
+
+const denial = (e: GatewayError): Denial => denialFromError(e) as Denial;
+
+/** The Policy gRPC service: thin handlers over the decision service. */
+export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void } {
+  const { decisions, keys, catalogue, ledger, log } = deps;
+  const watchers = new Set<grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>>();
+  const unsubscribe = keys.onRevoked((keyId) => {
+    const msg: Revocation = { key_id: keyId, revoked_unix_ms: Date.now() };
+    for (const w of watchers) w.write(msg);
+  });
+
+  const definition = loadPolicyPackageDefinition();
+  const service = (grpc.loadPackageDefinition(definition) as unknown as {
+    gateway: { policy: { v1: { Policy: grpc.ServiceClientConstructor } } };
+  }).gateway.policy.v1.Policy.service;
+
+  const server = new grpc.Server();
+  server.addService(service, {
+    Decide: unary(log, 'Decide', (req: DecideRequest) => decisions.decide(req)),
+    ReportUsage: unary(log, 'ReportUsage', (req: UsageReport) => decisions.report(req)),
+    Release: unary(log, 'Release', async (req: ReleaseRequest) => {
+      await decisions.release(req);
+      return {};
+    }),
+    RenewLeases: unary(log, 'RenewLeases', async (req: RenewLeasesRequest) => ({
+      unknown_lease_ids: await decisions.renew(req.leases),
+    })),
+    WatchRevocations: (call: grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>) => {
+      watchers.add(call);
+      const drop = (): void => {
+        watchers.delete(call);
+      };
+      call.on('cancelled', drop);
+      call.on('close', drop);
+      call.on('error', drop);
+    },
+    ListModels: unary(log, 'ListModels', async (req: ListModelsRequest): Promise<ListModelsResponse> => {
+      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
+      const counted = await decisions.countRequest(caller.entry);
+      if (counted.error !== undefined) return { rate_limit: counted.position, deny: denial(counted.error), outcome: 'deny' };
+      if (req.model_id !== '') {
+        const model = catalogue.resolve(req.model_id);
+        if (model === undefined || !callableModels(catalogue, caller.entry).includes(model)) {
+          return { rate_limit: counted.position, deny: denial(new NotFoundError(`model: ${req.model_id}`)), outcome: 'deny' };
+        }
+        const page = listModelsPage(catalogue, caller.entry, { limit: 1, after_id: '', before_id: '' });
+        page.data = [modelEntry(catalogue, model, caller.entry)];
+        page.has_more = false;
+        return { rate_limit: counted.position, page, outcome: 'page' };
+      }
+      return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req), outcome: 'page' };
+    }),
+    GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
+      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
+      // Free and never rate limited: the window is reported, not counted.
+      const position = await decisions.windowPosition(caller.entry);
+      return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
+    }),
+    Health: unary(log, 'Health', async () => {
+      let database_ok = true;
+      try {
+        deps.db.prepare('SELECT 1').get();
+      } catch {
+        database_ok = false;
+      }
+      return { counter_store_ok: await deps.counters.ping(), database_ok };
+    }),
+  });
+  return {
+    server,
+    closeStreams: () => {
+      unsubscribe();
+      for (const w of watchers) w.end();
+      watchers.clear();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { IpAllowlist, hashApiKey, type Logger } from '@gateway/shared';
+import type { AdminStore } from './db/admin-store.js';
+import { effectiveLimits, type Account, type EffectiveLimits, type KeyRecord, type Plan } from './db/records.js';
+
+/** What a decision needs about a key, resolved once and kept in memory. */
+export interface CachedKey {
+  record: KeyRecord;
+  account: Account;
+  limits: EffectiveLimits;
+  allowlist: IpAllowlist | null;
+  expiresAtMs: number | null;
+}
+
+/**
+ * Keys by hash, kept current by polling the change log that gatewayctl and the dashboard write to, so a
+ * revocation made from another process bites within one poll. A key created since the last poll is found by a
+ * single indexed lookup.
+ */
+export class KeyCache {
+  private byHash = new Map<string, CachedKey>();
+  private accounts = new Map<string, Account>();
+  private lastSeq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly revokedListeners = new Set<(keyId: string) => void>();
+
+  constructor(
+    private readonly store: AdminStore,
+    private readonly log: Logger,
+  ) {}
+
+  start(pollMs: number): void {
+    this.lastSeq = this.store.lastChangeSeq();
+    this.reloadAll();
+    this.timer = setInterval(() => this.poll(), pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+  }
+
+  onRevoked(listener: (keyId: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /** The key for a well-formed key string, or undefined when no such key exists. */
+  lookup(apiKey: string): CachedKey | undefined {
+    const hash = hashApiKey(apiKey);
+    const hit = this.byHash.get(hash);
+    if (hit !== undefined) return hit;
+    const record = this.store.findKeyByHash(hash);
+    if (record === undefined) return undefined;
+    const entry = this.resolve(record, new Map(), new Map());
+    if (entry !== undefined) this.byHash.set(hash, entry);
+    return entry;
+  }
+
+  accountOf(accountId: string): Account | undefined {
+    return this.accounts.get(accountId) ?? this.store.getAccount(accountId);
+  }
+
+  /** Looks for changes now (the poll calls this; tests and the CLI path may too). */
+  poll(): void {
+    let changes;
+    try {
+      changes = this.store.changesSince(this.lastSeq);
+    } catch (err) {
+      this.log.error({ err }, 'key change poll failed');
+      return;
+    }
+    if (changes.length === 0) return;
+    this.lastSeq = changes[changes.length - 1]?.seq ?? this.lastSeq;
+    this.reloadAll();
+    for (const c of changes) {
+      if (c.entity === 'key' && c.change === 'revoked') {
+        for (const l of this.revokedListeners) l(c.entity_id);
+      }
+    }
+  }
+
+  private reloadAll(): void {
+    const plans = new Map(this.store.listPlans().map((p) => [p.name, p]));
+    const accounts = new Map(this.store.listAccounts().map((a) => [a.id, a]));
+    this.accounts = accounts;
+    const next = new Map<string, CachedKey>();
+    for (const record of this.store.listKeys()) {
+      const entry = this.resolve(record, plans, accounts);
+      if (entry !== undefined) next.set(record.key_hash, entry);
+    }
+    this.byHash = next;
+  }
+
+  private resolve(record: KeyRecord, plans: Map<string, Plan>, accounts: Map<string, Account>): CachedKey | undefined {
+    const account = accounts.get(record.account_id) ?? this.store.getAccount(record.account_id);
+    if (account === undefined) return undefined;
+    const plan = plans.get(account.plan) ?? this.store.getPlan(account.plan);
+    if (plan === undefined) return undefined;
+    return {
+      record,
+      account,
+      limits: effectiveLimits(plan, account),
+      allowlist: record.allowed_ips === null ? null : new IpAllowlist(record.allowed_ips),
+      expiresAtMs: record.expires_at === null ? null : Date.parse(record.expires_at),
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Last-used time per key, kept in memory and written in batches: at most once a minute per key, and never
+ * inside a decision.
+ */
+export class LastUsedTracker {
+  private readonly pending = new Map<string, number>();
+  private readonly written = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly write: (batch: ReadonlyMap<string, number>) => void) {}
+
+  touch(keyId: string, nowMs: number): void {
+    const last = this.written.get(keyId);
+    if (last !== undefined && nowMs - last < 60_000) return;
+    this.pending.set(keyId, nowMs);
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const batch = new Map(this.pending);
+    this.pending.clear();
+    this.write(batch);
+    for (const [id, ms] of batch) this.written.set(id, ms);
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.flush();
+  }
+}

@@ -1,0 +1,58 @@
+import type { ModelEntryWire, ModelPage } from '@gateway/shared';
+import type { CatalogueModel, ModelCatalogue } from './catalogue.js';
+import type { CachedKey } from './key-cache.js';
+import { callableModels } from './decision-rules.js';
+
+export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, entry: CachedKey): ModelEntryWire {
+  const route = catalogue.route(model, entry.record.residency);
+  return {
+    id: model.id,
+    display_name: model.display_name,
+    context_window: model.context_window,
+    max_output_tokens: model.max_output_tokens,
+    supports_vision: model.supports_vision,
+    residency: model.best_tier,
+    residency_label: catalogue.tiers[model.best_tier].label,
+    // Where this key's request to the model may run: the same list X-Gateway-Regions reports.
+    processing_regions: route === undefined ? [] : [...route.processing_regions],
+    pricing_gbp_per_million: { ...model.pricing_gbp_per_million },
+    created_at: model.created_at,
+  };
+}
+
+export interface PageRequest {
+  limit: number;
+  after_id: string;
+  before_id: string;
+}
+
+/** The vendor's list paging: limit (default 20, 1–1000), after_id / before_id, has_more. */
+export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page: PageRequest): ModelPage {
+  const all = callableModels(catalogue, entry);
+  const limit = page.limit === 0 ? 20 : Math.min(Math.max(page.limit, 1), 1000);
+  let slice: CatalogueModel[];
+  let hasMore: boolean;
+  if (page.before_id !== '') {
+    const end = indexOf(all, page.before_id);
+    const start = Math.max(0, end - limit);
+    slice = all.slice(start, end);
+    hasMore = start > 0;
+  } else {
+    const start = page.after_id === '' ? 0 : indexOf(all, page.after_id) + 1;
+    slice = all.slice(start, start + limit);
+    hasMore = start + limit < all.length;
+  }
+  const tier = entry.record.residency;
+  return {
+    data: slice.map((m) => modelEntry(catalogue, m, entry)),
+    has_more: hasMore,
+    residency_tier: tier,
+    residency_tier_label: catalogue.tiers[tier].label,
+  };
+}
+
+/** Position of an id in the list; an unknown cursor gives an empty page rather than a loop. */
+function indexOf(list: CatalogueModel[], id: string): number {
+  const i = list.findIndex((m) => m.id === id);
+  return i === -1 ? list.length : i;
+}

@@ -1,0 +1,67 @@
+import * as grpc from '@grpc/grpc-js';
+import type { GatewayConfig, Logger } from '@gateway/shared';
+import { bootstrapDemo } from './bootstrap-demo.js';
+import { ModelCatalogue } from './catalogue.js';
+import { createCounterStore } from './counters/create-counter-store.js';
+import { AdminStore } from './db/admin-store.js';
+import { openDatabase } from './db/database.js';
+import { UsageLedger } from './db/usage-ledger.js';
+import { DecisionService } from './decision-service.js';
+import { createPolicyServer } from './grpc-server.js';
+import { KeyCache } from './key-cache.js';
+import { LastUsedTracker } from './last-used.js';
+
+export interface RunningPolicy {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the policy service: database, catalogue, counters, key cache, gRPC server. */
+export async function runPolicy(
+  config: GatewayConfig,
+  log: Logger,
+  announce: (line: string) => void,
+): Promise<RunningPolicy> {
+  const db = openDatabase(config.databaseFile);
+  const admin = new AdminStore(db);
+  const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
+  const ledger = new UsageLedger(db);
+  const counters = await createCounterStore(config, (accountId, startMs, endMs) => ledger.usedUnits(accountId, startMs, endMs), log);
+
+  if (config.bootstrapDemo) {
+    const demo = bootstrapDemo(admin);
+    if (demo !== undefined) {
+      announce(
+        `Created demo account ${demo.accountId} with a test key (shown once, store it now):\n\n    ${demo.key}\n`,
+      );
+    }
+  }
+
+  const keys = new KeyCache(admin, log);
+  keys.start(config.keyPollMs);
+  const lastUsed = new LastUsedTracker((batch) => admin.touchKeys(batch));
+  lastUsed.start(5_000);
+  const decisions = new DecisionService({ keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log });
+  const { server, closeStreams } = createPolicyServer({ decisions, keys, catalogue, ledger, counters, db, log });
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(
+      `${config.policyAddr.host}:${config.policyAddr.port}`,
+      grpc.ServerCredentials.createInsecure(),
+      (err, bound) => (err === null ? resolve(bound) : reject(err)),
+    );
+  });
+  log.info({ port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
+
+  return {
+    port,
+    async stop() {
+      closeStreams();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      keys.stop();
+      lastUsed.stop();
+      await counters.close();
+      db.close();
+    },
+  };
+}

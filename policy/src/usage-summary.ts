@@ -1,0 +1,43 @@
+import type { UsageSummary } from '@gateway/shared';
+import { billingPeriod, formatGbp, rfc3339Utc } from './billing.js';
+import type { UsageLedger } from './db/usage-ledger.js';
+import type { CachedKey } from './key-cache.js';
+import type { RateLimitPosition } from '@gateway/shared';
+
+/** GET /v1/usage for the calling key's account and environment, from the ledger. */
+export function usageSummary(
+  entry: CachedKey,
+  ledger: UsageLedger,
+  window: RateLimitPosition | null,
+  nowMs: number,
+): UsageSummary {
+  const period = billingPeriod(nowMs, entry.limits.anchor_day);
+  const env = entry.record.environment;
+  const byModel = ledger.byModel(entry.account.id, env, period.startMs, period.endMs);
+  const used = env === 'live' ? ledger.usedUnits(entry.account.id, period.startMs, period.endMs) : 0;
+  const allowance = entry.limits.allowance;
+  return {
+    period: { start: rfc3339Utc(period.startMs), end: rfc3339Utc(period.endMs) },
+    plan: entry.limits.plan,
+    residency: entry.record.residency,
+    privacy_mode: entry.record.privacy_mode,
+    tokens: {
+      allowance,
+      used,
+      remaining: Math.max(0, allowance - used),
+      percent_used: allowance === 0 ? (used > 0 ? 100 : 0) : Math.round((used / allowance) * 10_000) / 100,
+      overage_allowed: entry.limits.overage_allowed,
+    },
+    rate_limit: {
+      requests_per_minute: window?.limit ?? entry.limits.requests_per_minute,
+      remaining: window?.remaining ?? entry.limits.requests_per_minute,
+      concurrency: entry.limits.concurrency,
+    },
+    by_model: byModel.map((m) => ({
+      model: m.model,
+      requests: m.requests,
+      billable_units: m.billable_units,
+      cost_gbp: formatGbp(env === 'live' ? m.cost_units : 0n),
+    })),
+  };
+}

@@ -1,0 +1,73 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { MethodNotAllowedError, NotFoundError, newRequestId } from '@gateway/shared';
+import { sendError } from './http/error-responder.js';
+import type { ProxyDeps } from './proxy-deps.js';
+import { countTokensRoute } from './routes/count-tokens-route.js';
+import { healthRoute, readyRoute } from './routes/health-route.js';
+import { messagesRoute } from './routes/messages-route.js';
+import { getModelRoute, listModelsRoute } from './routes/models-route.js';
+import { usageRoute } from './routes/usage-route.js';
+
+/** The proxy's HTTP surface: the vendor's paths, health, and vendor-shaped 404/405 for everything else. */
+export function createApp(deps: ProxyDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const route = routeLabel(req.path);
+    res.once('close', () => {
+      deps.metrics.requests.inc({ route, status: String(res.statusCode), environment: environmentOf(req) });
+      deps.metrics.duration.observe(
+        { route, stream: String(String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    });
+    next();
+  });
+
+  const routes: Array<{ path: string; method: 'get' | 'post'; handler: (req: Request, res: Response) => Promise<void> | void }> = [
+    { path: '/v1/messages', method: 'post', handler: messagesRoute(deps) },
+    { path: '/v1/messages/count_tokens', method: 'post', handler: countTokensRoute(deps) },
+    { path: '/v1/models', method: 'get', handler: listModelsRoute(deps) },
+    { path: '/v1/models/:id', method: 'get', handler: getModelRoute(deps) },
+    { path: '/v1/usage', method: 'get', handler: usageRoute(deps) },
+    { path: '/healthz', method: 'get', handler: healthRoute() },
+    { path: '/readyz', method: 'get', handler: readyRoute(deps) },
+  ];
+  for (const r of routes) {
+    app[r.method](r.path, r.handler);
+    app.all(r.path, (req: Request, res: Response) => {
+      sendError(res, new MethodNotAllowedError(req.method, req.path), newRequestId(), deps.log);
+    });
+  }
+
+  app.use((req: Request, res: Response) => {
+    sendError(res, new NotFoundError(`Not found: ${req.method} ${req.path}`), newRequestId(), deps.log);
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const id = res.getHeader('request-id');
+    sendError(res, err, typeof id === 'string' ? id : newRequestId(), deps.log);
+  });
+  return app;
+}
+
+/** Low-cardinality route names for metrics (never the raw path: model ids would explode the label set). */
+function routeLabel(path: string): string {
+  if (path === '/v1/messages') return 'messages';
+  if (path === '/v1/messages/count_tokens') return 'count_tokens';
+  if (path === '/v1/models') return 'models';
+  if (path.startsWith('/v1/models/')) return 'model';
+  if (path === '/v1/usage') return 'usage';
+  if (path === '/healthz' || path === '/readyz') return 'health';
+  return 'other';
+}
+
+function environmentOf(req: Request): string {
+  const key = req.headers.authorization ?? req.headers['x-api-key'];
+  const s = Array.isArray(key) ? key[0] ?? '' : key ?? '';
+  if (s.includes('gw_live_')) return 'live';
+  if (s.includes('gw_test_')) return 'test';
+  return 'none';
+}

@@ -1,0 +1,57 @@
+import type { GatewayError, Grant, Logger, TokenUsage, UsageOutcome } from '@gateway/shared';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenRestorer } from './privacy/index.js';
+import type { MessagesBody } from './messages-request.js';
+import type { TestScenario } from './http/request-headers.js';
+
+/** One admitted message request, as the responders (stub or upstream) see it. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  log: Logger;
+  grant: Grant;
+  /** The body to forward: model rewritten to the upstream id, privacy applied. */
+  body: MessagesBody;
+  stream: boolean;
+  apiVersion: string;
+  scenario: TestScenario | undefined;
+  /** Restores tokenised values in the response; null unless the key's mode is tokenise. */
+  restorer: TokenRestorer | null;
+  /** Aborted when the client goes away or the key is revoked; the reason is the error to report. */
+  signal: AbortSignal;
+}
+
+export interface ExchangeResult {
+  usage: TokenUsage;
+  outcome: UsageOutcome;
+  /** An error to send after all: as the response if nothing was sent yet, else as `event: error`. */
+  error?: GatewayError;
+}
+
+/**
+ * Produces the response of an admitted request: the stub for test keys, the upstream for live ones.
+ * Throws only before anything was sent; later failures come back in the result with the usage so far.
+ */
+export interface Responder {
+  respond(exchange: Exchange): Promise<ExchangeResult>;
+  /** POST /v1/messages/count_tokens with the forwarded body. */
+  countTokens(body: Record<string, unknown>, context: CountContext): Promise<number>;
+}
+
+export interface CountContext {
+  grant: Grant;
+  apiVersion: string;
+  req: IncomingMessage;
+  signal: AbortSignal;
+}
+
+export function zeroUsage(): TokenUsage {
+  return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+/** The reason an exchange was aborted, as an error (revocation → 401, disconnect → none to send). */
+export function abortReason(signal: AbortSignal): GatewayError | undefined {
+  const r: unknown = signal.reason;
+  return r instanceof Error && 'status' in r ? (r as GatewayError) : undefined;
+}

@@ -1,0 +1,3 @@
+export { runProxy } from './run.js';
+export type { RunningProxy } from './run.js';
+export { createApp } from './app.js';

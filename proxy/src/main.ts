@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { ConfigError, createLogger, loadConfig } from '@gateway/shared';
+import { runProxy } from './run.js';
+
+/** Entry point: only wiring. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+  const log = createLogger('proxy', config.logLevel);
+  const running = await runProxy(config, log);
+  const shutdown = (signal: string): void => {
+    log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`proxy failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,9 @@
+// Public surface of the privacy module: PII detection and the privacy modes of CONTRACT.md.
+export type { CorePiiType, ExtraPiiType, Finding, PiiType } from './pii-types.js';
+export { CORE_PII_TYPES, PII_TYPES } from './pii-types.js';
+export { detect } from './detect.js';
+export type { PrivacyMode, PrivacyResult } from './apply-privacy.js';
+export { applyPrivacy } from './apply-privacy.js';
+export { formatPiiHeader } from './pii-header.js';
+export type { TokenRestorer } from './token-restorer.js';
+export type { StreamRestorer } from './stream-restorer.js';

@@ -1,0 +1,83 @@
+import { isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { hasContextBefore } from '../context.js';
+import { RANK_FORMAT } from '../recognizer.js';
+import type { Candidate, Recognizer } from '../recognizer.js';
+
+// IPv4 by a regex whose octet alternatives already reject values over 255 and leading zeros; IPv6 by
+// scanning outwards from each ':' over hex digits, ':' and '.', then validating with node:net. Addresses
+// that identify no one (unspecified, loopback, broadcast, netmasks) are not reported, nor dotted quads
+// written as a version number ("version 1.2.3.4").
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4_RE = new RegExp(`(?<![\\w.])(?:${OCTET}\\.){3}${OCTET}(?![\\w]|\\.\\d)`, 'g');
+const VERSION_CONTEXT_RE = /(?:\bv|\bver\.?|\bversion|\brelease|\bbuild|\bfirmware)\s?$/i;
+const IGNORED_RANGES = new Set(['unspecified', 'loopback', 'broadcast']);
+const MAX_IPV6_LENGTH = 45;
+
+function isReportableIPv4(text: string, start: number, value: string): boolean {
+  const addr = ipaddr.IPv4.parse(value);
+  if (IGNORED_RANGES.has(addr.range())) return false;
+  if (addr.prefixLengthFromSubnetMask() !== null) return false;
+  return !hasContextBefore(text, start, 12, VERSION_CONTEXT_RE);
+}
+
+function isIPv6Char(code: number): boolean {
+  return (
+    (code >= 48 && code <= 58) /* 0-9 : */ ||
+    (code >= 65 && code <= 70) ||
+    (code >= 97 && code <= 102) ||
+    code === 46 /* . */
+  );
+}
+
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
+}
+
+/** At least three non-empty groups and a digit: rejects code such as `a::b` or `dead::beef`. */
+function isReportableIPv6(value: string): boolean {
+  if (!/\d/.test(value) || !isIPv6(value)) return false;
+  let groups = 0;
+  for (const g of value.split(':')) if (g.length > 0) groups++;
+  if (groups < 3) return false;
+  const range = ipaddr.IPv6.parse(value).range();
+  return !IGNORED_RANGES.has(range);
+}
+
+function findIPv6(text: string, out: Candidate[]): void {
+  let colon = text.indexOf(':');
+  while (colon !== -1) {
+    let start = colon;
+    while (start > 0 && colon - start < MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(start - 1))) start--;
+    let end = colon + 1;
+    while (end < text.length && end - start < MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(end))) end++;
+    // Trailing ':' or '.' is punctuation ("address fe80::1:" or end of sentence), not part of it.
+    while (end > colon && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 58)) end--;
+    while (start < colon && text.charCodeAt(start) === 46) start++;
+    const bounded =
+      (start === 0 || !isWordChar(text.charCodeAt(start - 1))) &&
+      (end === text.length || !isWordChar(text.charCodeAt(end)));
+    if (end - start >= 3 && bounded && isReportableIPv6(text.slice(start, end))) {
+      out.push({ type: 'IP_ADDRESS', start, end, rank: RANK_FORMAT });
+    }
+    // Skip the whole run of address characters so each colon is looked at once.
+    let next = Math.max(end, colon + 1);
+    while (next < text.length && isIPv6Char(text.charCodeAt(next)) && text.charCodeAt(next) !== 58) next++;
+    colon = text.indexOf(':', next);
+  }
+}
+
+function find(text: string, out: Candidate[]): void {
+  IPV4_RE.lastIndex = 0;
+  for (let m = IPV4_RE.exec(text); m !== null; m = IPV4_RE.exec(text)) {
+    if (isReportableIPv4(text, m.index, m[0])) {
+      out.push({ type: 'IP_ADDRESS', start: m.index, end: m.index + m[0].length, rank: RANK_FORMAT });
+    }
+  }
+  findIPv6(text, out);
+}
+
+export const ipAddressRecognizer: Recognizer = { name: 'ip-address', find };

@@ -1,0 +1,41 @@
+import { hasContextBefore } from '../context.js';
+import { RANK_CHECKSUM } from '../recognizer.js';
+import type { Candidate, Recognizer } from '../recognizer.js';
+
+// NHS number: 10 digits, the last a mod 11 check digit. About 1 in 11 random 10-digit runs passes the
+// check, and 10-digit ids and Unix timestamps are everywhere, so a candidate must be written the way NHS
+// numbers are (3-3-4 with one kind of separator, "943 476 5919") or have "NHS" (or CHI / H&C, the Scottish
+// and Northern Irish equivalents) just before it. A 3-3-4 run starting with 0 or introduced as a phone
+// number is treated as a phone unless NHS context says otherwise.
+
+const NHS_RE = /(?<![\w+@.\/\-]|\d[ .\-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w@]|[ .,\-\/]?\d)/g;
+const NHS_CONTEXT_RE = /\b(?:NHS|CHI|H&C|health (?:and care |& care )?(?:service )?(?:number|no))\b/i;
+const PHONE_CONTEXT_RE = /\b(?:phone|telephone|tel|mobile|fax|call|ring|dial|sms|whatsapp|landline)\b/i;
+
+const WEIGHTS = [10, 9, 8, 7, 6, 5, 4, 3, 2] as const;
+
+/** Mod 11 check of a 10-digit string (NHS Data Dictionary). */
+export function isValidNhsNumber(digits: string): boolean {
+  if (!/^\d{10}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (digits.charCodeAt(i) - 48) * (WEIGHTS[i] ?? 0);
+  const check = 11 - (sum % 11);
+  if (check === 10) return false;
+  return (check === 11 ? 0 : check) === digits.charCodeAt(9) - 48;
+}
+
+function find(text: string, out: Candidate[]): void {
+  NHS_RE.lastIndex = 0;
+  for (let m = NHS_RE.exec(text); m !== null; m = NHS_RE.exec(text)) {
+    const digits = `${m[1] ?? ''}${m[3] ?? ''}${m[4] ?? ''}`;
+    if (!isValidNhsNumber(digits)) continue;
+    const nhsContext = hasContextBefore(text, m.index, 40, NHS_CONTEXT_RE);
+    if (!nhsContext) {
+      if (m[2] === '' || digits.charCodeAt(0) === 48) continue;
+      if (hasContextBefore(text, m.index, 40, PHONE_CONTEXT_RE)) continue;
+    }
+    out.push({ type: 'UK_NHS', start: m.index, end: m.index + m[0].length, rank: RANK_CHECKSUM });
+  }
+}
+
+export const ukNhsRecognizer: Recognizer = { name: 'uk-nhs', find };

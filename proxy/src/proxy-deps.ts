@@ -1,0 +1,21 @@
+import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
+import type { Responder } from './exchange.js';
+import type { ClientAddressResolver } from './http/client-address.js';
+import type { InflightRegistry } from './inflight-registry.js';
+import type { ProxyMetrics } from './proxy-metrics.js';
+import type { UsageReporter } from './usage-reporter.js';
+
+/** Everything the proxy's routes use, built once in run() and passed down. */
+export interface ProxyDeps {
+  config: GatewayConfig;
+  log: Logger;
+  policy: PolicyClient;
+  inflight: InflightRegistry;
+  reporter: UsageReporter;
+  metrics: ProxyMetrics;
+  addresses: ClientAddressResolver;
+  /** test keys */
+  stub: Responder;
+  /** live keys */
+  upstream: Responder;
+}

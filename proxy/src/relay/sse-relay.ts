@@ -1,0 +1,86 @@
+import type { ServerResponse } from 'node:http';
+import type { StreamRestorer } from '../privacy/index.js';
+import { UsageTap } from './usage-tap.js';
+
+export type StreamEvent = Record<string, unknown> & { type: string };
+
+/**
+ * Writes vendor SSE events to the client, reading usage as they pass and, in tokenise mode, restoring
+ * personal data in text and tool-input deltas (holding back only what could be the start of a token).
+ */
+export class SseRelay {
+  readonly tap = new UsageTap();
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly restorer: StreamRestorer | null,
+  ) {}
+
+  /** Sends status and headers; call once before the first event. */
+  open(): void {
+    this.res.statusCode = 200;
+    this.res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    this.res.setHeader('cache-control', 'no-cache');
+    this.res.setHeader('x-accel-buffering', 'no');
+    this.res.flushHeaders();
+  }
+
+  get closed(): boolean {
+    return this.res.writableEnded || this.res.destroyed;
+  }
+
+  send(event: StreamEvent): void {
+    this.tap.observe(event);
+    if (this.restorer !== null) {
+      for (const e of this.restore(event)) this.write(e);
+      return;
+    }
+    this.write(event);
+  }
+
+  /** Raw SSE text from an upstream, already framed: passed through byte for byte. */
+  sendRaw(text: string): void {
+    if (!this.closed) this.res.write(text);
+  }
+
+  end(): void {
+    if (!this.closed) this.res.end();
+  }
+
+  private write(event: StreamEvent): void {
+    if (this.closed) return;
+    this.res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  }
+
+  private restore(event: StreamEvent): StreamEvent[] {
+    const restorer = this.restorer as StreamRestorer;
+    if (event.type === 'content_block_delta') {
+      const index = event['index'] as number;
+      const delta = event['delta'] as Record<string, unknown>;
+      if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string') {
+        const text = restorer.push(index, 'text', delta['text']);
+        return text === '' ? [] : [{ ...event, delta: { ...delta, text } }];
+      }
+      if (delta['type'] === 'input_json_delta' && typeof delta['partial_json'] === 'string') {
+        const partial = restorer.push(index, 'json', delta['partial_json']);
+        return partial === '' ? [] : [{ ...event, delta: { ...delta, partial_json: partial } }];
+      }
+      return [event];
+    }
+    if (event.type === 'content_block_stop') {
+      const index = event['index'] as number;
+      const rest = restorer.flush(index);
+      if (rest === '') return [event];
+      const kind = this.blockKinds.get(index);
+      const delta = kind === 'json' ? { type: 'input_json_delta', partial_json: rest } : { type: 'text_delta', text: rest };
+      return [{ type: 'content_block_delta', index, delta }, event];
+    }
+    if (event.type === 'content_block_start') {
+      const block = event['content_block'] as Record<string, unknown> | undefined;
+      this.blockKinds.set(event['index'] as number, block?.['type'] === 'tool_use' ? 'json' : 'text');
+    }
+    return [event];
+  }
+
+  private readonly blockKinds = new Map<number, 'text' | 'json'>();
+}

@@ -1,0 +1,50 @@
+import { newRequestId, type Caller, type Logger, type PrivacyMode } from '@gateway/shared';
+import type { Request, Response } from 'express';
+import { readJsonBody } from '../http/body-reader.js';
+import { asGatewayError, sendError } from '../http/error-responder.js';
+import { apiKeyFrom, apiVersionFrom } from '../http/request-headers.js';
+import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
+import { decisionFields, validateCountTokensBody } from '../messages-request.js';
+import { applyPrivacy } from '../privacy/index.js';
+import type { ProxyDeps } from '../proxy-deps.js';
+
+/** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
+export function countTokensRoute(deps: ProxyDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const requestId = newRequestId();
+    res.setHeader('request-id', requestId);
+    const log: Logger = deps.log.child({ request_id: requestId });
+    const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
+    const read = await readJsonBody(req);
+    const version = apiVersionFrom(req.headers);
+    const validated = read.ok ? validateCountTokensBody(read.json) : read.error;
+    const problem = typeof version !== 'string' ? version : validated instanceof Error ? validated : undefined;
+    const fields = decisionFields(read.ok ? read.json : undefined);
+    try {
+      const decision = await deps.policy.decide({
+        caller,
+        operation: 'COUNT_TOKENS',
+        model: fields.model,
+        stream: false,
+        max_tokens: 0,
+        input_tokens_estimate: 0,
+        request_valid: problem === undefined,
+      });
+      if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
+      if (decision.kind === 'authenticated') return sendError(res, problem, requestId, log, decision.rateLimit);
+      const grant = decision.grant;
+      setRateLimitHeaders(res, decision.rateLimit);
+      setRoutingHeaders(res, grant.key.residency, grant.route);
+      const mode: PrivacyMode = grant.key.privacy_mode;
+      let body: Record<string, unknown> = { ...(validated as Record<string, unknown>), model: grant.route.upstream_model };
+      if (mode !== 'off') body = applyPrivacy(body, mode).body;
+      const responder = grant.key.environment === 'test' ? deps.stub : deps.upstream;
+      const controller = new AbortController();
+      res.on('close', () => controller.abort());
+      const inputTokens = await responder.countTokens(body, { grant, apiVersion: version as string, req, signal: controller.signal });
+      res.status(200).json({ input_tokens: inputTokens });
+    } catch (err) {
+      sendError(res, asGatewayError(err), requestId, log);
+    }
+  };
+}

@@ -1,0 +1,155 @@
+import {
+  newRequestId,
+  type Caller,
+  type Decision,
+  type GatewayError,
+  type Grant,
+  type Logger,
+  type PrivacyMode,
+} from '@gateway/shared';
+import type { Request, Response } from 'express';
+import type { Exchange, ExchangeResult } from '../exchange.js';
+import { zeroUsage } from '../exchange.js';
+import { readJsonBody } from '../http/body-reader.js';
+import { asGatewayError, sendError } from '../http/error-responder.js';
+import { apiKeyFrom, apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
+import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
+import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
+import { applyPrivacy, formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
+import type { ProxyDeps } from '../proxy-deps.js';
+import { estimateTokens, requestText } from '../token-estimate.js';
+
+interface ParsedRequest {
+  body: MessagesBody | undefined;
+  /** the first problem with the body or a header; sent only once the key passed authentication and the IP check */
+  problem: GatewayError | undefined;
+  apiVersion: string;
+  scenario: TestScenario | undefined;
+  fields: { model: string; max_tokens: number; stream: boolean };
+}
+
+/** POST /v1/messages: authenticate → decide → transform → forward → relay → report. */
+export function messagesRoute(deps: ProxyDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const requestId = newRequestId();
+    res.setHeader('request-id', requestId);
+    let log = deps.log.child({ request_id: requestId });
+    const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
+
+    const parsed = await parseRequest(req);
+    const decision = await decide(deps, caller, parsed, log);
+    if (decision instanceof Error) return sendError(res, decision, requestId, log);
+    log = log.child({ decision_id: decision.decisionId });
+    if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
+    if (decision.kind === 'authenticated') return sendError(res, parsed.problem, requestId, log, decision.rateLimit);
+
+    const grant = decision.grant;
+    setRateLimitHeaders(res, decision.rateLimit);
+    setRoutingHeaders(res, grant.key.residency, grant.route);
+    const { body, restorer } = transform(deps, res, parsed.body as MessagesBody, grant);
+    const result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
+      apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
+    if (result.error !== undefined) sendError(res, result.error, requestId, log);
+    report(deps, requestId, decision.decisionId, grant, result);
+  };
+}
+
+async function parseRequest(req: Request): Promise<ParsedRequest> {
+  const read = await readJsonBody(req);
+  const version = apiVersionFrom(req.headers);
+  const scenario = testScenarioFrom(req.headers);
+  let problem: GatewayError | undefined;
+  let body: MessagesBody | undefined;
+  if (typeof version !== 'string') problem = version;
+  else if (scenario instanceof Error) problem = scenario;
+  if (!read.ok) problem ??= read.error;
+  else {
+    const v = validateMessagesBody(read.json);
+    if (v instanceof Error) problem ??= v;
+    else body = v;
+  }
+  return {
+    body,
+    problem,
+    apiVersion: typeof version === 'string' ? version : '',
+    scenario: scenario instanceof Error ? undefined : scenario,
+    fields: decisionFields(read.ok ? read.json : undefined),
+  };
+}
+
+/** The policy's decision, or the error that stands for it when the policy service cannot be reached. */
+async function decide(deps: ProxyDeps, caller: Caller, parsed: ParsedRequest, log: Logger): Promise<Decision | GatewayError> {
+  try {
+    return await deps.policy.decide({
+      caller,
+      operation: 'CREATE_MESSAGE',
+      model: parsed.fields.model,
+      stream: parsed.fields.stream,
+      max_tokens: parsed.fields.max_tokens,
+      input_tokens_estimate: parsed.body === undefined ? 0 : estimateTokens(requestText(parsed.body)),
+      request_valid: parsed.problem === undefined,
+    });
+  } catch (err) {
+    deps.metrics.policyErrors.inc({ rpc: 'Decide' });
+    log.warn({ err }, 'policy decision failed');
+    return asGatewayError(err);
+  }
+}
+
+/** Model → the upstream id of the route; the key's privacy mode on every text the request carries. */
+function transform(deps: ProxyDeps, res: Response, body: MessagesBody, grant: Grant): { body: MessagesBody; restorer: TokenRestorer | null } {
+  const mode: PrivacyMode = grant.key.privacy_mode;
+  const outgoing: MessagesBody = { ...body, model: grant.route.upstream_model };
+  if (mode === 'off') return { body: outgoing, restorer: null };
+  const result = applyPrivacy(outgoing, mode);
+  for (const [type, count] of Object.entries(result.counts)) deps.metrics.pii.inc({ type, mode }, count ?? 0);
+  res.setHeader('x-gateway-privacy', mode);
+  res.setHeader('x-gateway-pii', formatPiiHeader(result.counts));
+  return { body: result.body as MessagesBody, restorer: result.restorer };
+}
+
+/** Hands the exchange to the stub or the upstream, tracking it so revocation and disconnects can cut it. */
+async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<ExchangeResult> {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!x.res.writableFinished) controller.abort();
+  };
+  x.res.on('close', onClose);
+  const k = x.grant.key;
+  const lease = x.grant.lease_id === '' ? null : { lease_id: x.grant.lease_id, account_id: k.account_id, environment: k.environment };
+  deps.inflight.add(x.requestId, k.key_id, lease, controller);
+  deps.metrics.inflight.inc();
+  try {
+    const responder = x.grant.key.environment === 'test' ? deps.stub : deps.upstream;
+    return await responder.respond({ ...x, signal: controller.signal });
+  } catch (err) {
+    return { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
+  } finally {
+    deps.metrics.inflight.dec();
+    deps.inflight.remove(x.requestId);
+    x.res.off('close', onClose);
+  }
+}
+
+/** Every admitted request is reported once: usage to the ledger, lease back to the pool. */
+function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
+  const u = result.usage;
+  const env = grant.key.environment;
+  deps.metrics.tokens.inc({ model: grant.model, kind: 'input', environment: env }, u.input_tokens);
+  deps.metrics.tokens.inc({ model: grant.model, kind: 'output', environment: env }, u.output_tokens);
+  deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_write', environment: env }, u.cache_creation_input_tokens);
+  deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_read', environment: env }, u.cache_read_input_tokens);
+  deps.reporter.report({
+    request_id: requestId,
+    decision_id: decisionId,
+    key_id: grant.key.key_id,
+    account_id: grant.key.account_id,
+    environment: env,
+    model: grant.model,
+    usage: u,
+    lease_id: grant.lease_id,
+    reserved_units: grant.reserved_units,
+    outcome: result.outcome,
+    finished_unix_ms: Date.now(),
+  });
+}

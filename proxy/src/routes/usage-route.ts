@@ -1,0 +1,36 @@
+import { newRequestId } from '@gateway/shared';
+import type { Request, Response } from 'express';
+import { sendError } from '../http/error-responder.js';
+import { apiKeyFrom } from '../http/request-headers.js';
+import { setRateLimitHeaders } from '../http/response-headers.js';
+import type { ProxyDeps } from '../proxy-deps.js';
+
+/** GET /v1/usage: free and never rate limited; the calling key's account and environment this period. */
+export function usageRoute(deps: ProxyDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const requestId = newRequestId();
+    res.setHeader('request-id', requestId);
+    const log = deps.log.child({ request_id: requestId });
+    try {
+      const answer = await deps.policy.getUsage({
+        api_key: apiKeyFrom(req.headers),
+        source_ip: deps.addresses.resolve(req),
+        request_id: requestId,
+      });
+      if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
+      setRateLimitHeaders(res, answer.rateLimit);
+      const u = answer.value;
+      res.status(200).json({
+        period: u.period,
+        plan: u.plan,
+        residency: u.residency,
+        privacy_mode: u.privacy_mode,
+        tokens: u.tokens,
+        rate_limit: u.rate_limit,
+        by_model: u.by_model.map((m) => ({ ...m, cost_gbp: Number(m.cost_gbp) })),
+      });
+    } catch (err) {
+      sendError(res, err, requestId, log);
+    }
+  };
+}

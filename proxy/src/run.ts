@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRegistry, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
+import { createApp } from './app.js';
+import { GrpcPolicyClient } from './grpc-policy-client.js';
+import { ClientAddressResolver } from './http/client-address.js';
+import { InflightRegistry } from './inflight-registry.js';
+import { ProxyMetrics } from './proxy-metrics.js';
+import { StubResponder } from './stub/stub-responder.js';
+import { UnconfiguredUpstream } from './upstream/unconfigured-upstream.js';
+import { UsageReporter } from './usage-reporter.js';
+
+export interface RunningProxy {
+  port: number;
+  metricsPort: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
+export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
+  const registry = createRegistry('proxy');
+  const policy: PolicyClient = new GrpcPolicyClient(`${config.policyAddr.host}:${config.policyAddr.port}`, log);
+  const inflight = new InflightRegistry(policy, log);
+  inflight.start(config.leaseTtlMs);
+  const reporter = new UsageReporter(policy, log);
+  const app = createApp({
+    config,
+    log,
+    policy,
+    inflight,
+    reporter,
+    metrics: new ProxyMetrics(registry),
+    addresses: new ClientAddressResolver(config.trustedProxies),
+    stub: new StubResponder(),
+    upstream: new UnconfiguredUpstream(),
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (err?: Error) => (err === undefined ? resolve(s) : reject(err)));
+    s.once('error', reject);
+  });
+  // Streams can run for minutes: no idle request timeout, but keep-alive sockets are reaped.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const metrics = await serveMetrics(registry, config.metricsHost, config.metricsPort);
+  log.info({ port, metrics_port: metrics.port, policy: `${config.policyAddr.host}:${config.policyAddr.port}` }, 'proxy listening');
+
+  return {
+    port,
+    metricsPort: metrics.port,
+    async stop() {
+      inflight.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await reporter.drain();
+      metrics.server.close();
+      policy.close();
+    },
+  };
+}

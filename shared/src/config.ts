@@ -1,0 +1,140 @@
+import { resolve } from 'node:path';
+
+/**
+ * Settings of both processes, read once from the environment, validated with every problem reported together,
+ * and frozen. Nothing else in the gateway reads process.env.
+ */
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly policyAddr: { readonly host: string; readonly port: number };
+  readonly metricsPort: number;
+  readonly metricsHost: string;
+  readonly dataDir: string;
+  readonly databaseFile: string;
+  readonly redisUrl: string | undefined;
+  readonly upstream: {
+    readonly kind: 'messages' | 'bedrock';
+    readonly url: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly timeoutMs: number;
+  };
+  readonly trustedProxies: readonly string[];
+  readonly logLevel: string;
+  readonly catalogueFile: string | undefined;
+  /** How long a concurrency lease lives without renewal; a dead proxy's slot frees after this. At most 60 s. */
+  readonly leaseTtlMs: number;
+  /** How often the policy service looks for key changes made by gatewayctl (revocations must bite within 1 s). */
+  readonly keyPollMs: number;
+  /** false: do not create the demo account on an empty database. */
+  readonly bootstrapDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const str = (name: string): string | undefined => {
+    const raw = env[name];
+    return raw === undefined || raw === '' ? undefined : raw;
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
+
+  const policyRaw = str('POLICY_ADDR') ?? '127.0.0.1:50051';
+  const policyMatch = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(policyRaw);
+  let policyAddr = { host: '127.0.0.1', port: 50051 };
+  if (policyMatch === null || Number(policyMatch[2]) > 65535) {
+    problems.push(`POLICY_ADDR must be host:port (got "${policyRaw}")`);
+  } else {
+    policyAddr = { host: policyMatch[1] as string, port: Number(policyMatch[2]) };
+  }
+
+  const dataDir = resolve(cwd, str('GATEWAY_DATA_DIR') ?? './data');
+
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl !== undefined && !/^(redis|rediss|redis\+cluster):\/\//.test(redisUrl)) {
+    problems.push(`REDIS_URL must start with redis://, rediss:// or redis+cluster:// (got "${redisUrl}")`);
+  }
+
+  const kindRaw = str('UPSTREAM_KIND') ?? 'messages';
+  let kind: 'messages' | 'bedrock' = 'messages';
+  if (kindRaw === 'messages' || kindRaw === 'bedrock') kind = kindRaw;
+  else problems.push(`UPSTREAM_KIND must be "messages" or "bedrock" (got "${kindRaw}")`);
+
+  const upstreamUrl = str('UPSTREAM_URL');
+  if (upstreamUrl !== undefined) {
+    try {
+      new URL(upstreamUrl.replaceAll('{region}', 'region'));
+    } catch {
+      problems.push(`UPSTREAM_URL is not a URL (got "${upstreamUrl}")`);
+    }
+  }
+
+  const trustedProxies = (str('TRUSTED_PROXIES') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+  const logLevel = str('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.has(logLevel)) problems.push(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
+
+  const bootstrapRaw = str('GATEWAY_BOOTSTRAP_DEMO') ?? 'true';
+  if (bootstrapRaw !== 'true' && bootstrapRaw !== 'false') problems.push('GATEWAY_BOOTSTRAP_DEMO must be true or false');
+
+  const config: GatewayConfig = {
+    host: str('HOST') ?? '0.0.0.0',
+    port,
+    policyAddr,
+    metricsPort,
+    metricsHost: str('METRICS_HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseFile: resolve(dataDir, 'gateway.sqlite'),
+    redisUrl,
+    upstream: {
+      kind,
+      url: upstreamUrl,
+      apiKey: str('UPSTREAM_API_KEY'),
+      timeoutMs: int('UPSTREAM_TIMEOUT_MS', 600_000, 100, 3_600_000),
+    },
+    trustedProxies,
+    logLevel,
+    catalogueFile: str('CATALOGUE_FILE'),
+    leaseTtlMs: int('LEASE_TTL_MS', 30_000, 1_000, 60_000),
+    keyPollMs: int('KEY_POLL_MS', 200, 20, 1_000),
+    bootstrapDemo: bootstrapRaw !== 'false',
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) {
+    if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v as object);
+  }
+  return Object.freeze(o);
+}

@@ -1,0 +1,40 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` base62 characters from the CSPRNG, without modulo bias. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const bytes = randomBytes(length * 2);
+    for (const b of bytes) {
+      // 248 = 4 × 62: bytes at or above it would favour the first characters.
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** `req_` + 24 base62, on every response. */
+export function newRequestId(): string {
+  return `req_${randomBase62(24)}`;
+}
+
+export function newMessageId(): string {
+  return `msg_${randomBase62(24)}`;
+}
+
+export function newDecisionId(): string {
+  return `dec_${randomBase62(20)}`;
+}
+
+export function newLeaseId(): string {
+  return `lse_${randomBase62(20)}`;
+}
+
+export function newRecordId(prefix: string): string {
+  return `${prefix}_${randomBase62(16)}`;
+}
+
+export { randomInt };

@@ -1,0 +1,41 @@
+export {
+  GatewayError,
+  InvalidRequestError,
+  AuthenticationError,
+  QuotaExceededError,
+  PermissionDeniedError,
+  ResidencyUnavailableError,
+  NotFoundError,
+  MethodNotAllowedError,
+  RequestTooLargeError,
+  RateLimitError,
+  InternalError,
+  UpstreamError,
+  UpstreamConnectError,
+  ServiceUnavailableError,
+  UpstreamHeadersTimeoutError,
+  UpstreamBodyTimeoutError,
+  OverloadedError,
+  NOT_PERMITTED_MESSAGE,
+  vendorErrorBody,
+  errorFromDenial,
+  denialFromError,
+} from './errors.js';
+export type { VendorErrorType, VendorErrorBody, GatewayErrorOptions } from './errors.js';
+export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newRecordId } from './ids.js';
+export { createLogger } from './logger.js';
+export type { Logger } from './logger.js';
+export { createRegistry, serveMetrics, Registry } from './metrics.js';
+export { loadConfig, ConfigError } from './config.js';
+export type { GatewayConfig } from './config.js';
+export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
+export { API_KEY_PATTERN, isWellFormedApiKey, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
+export {
+  POLICY_PROTO_PATH,
+  POLICY_PROTO_OPTIONS,
+  POLICY_SERVICE_NAME,
+  policyServiceConstructor,
+  loadPolicyPackageDefinition,
+} from './policy-proto.js';
+export type { PolicyClient, Decision, Answer } from './policy-client.js';
+export type * from './policy-wire.js';

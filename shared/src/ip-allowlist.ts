@@ -1,0 +1,54 @@
+import ipaddr from 'ipaddr.js';
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** A key's allowed_ips, parsed once: single addresses and CIDR ranges, IPv4 and IPv6. */
+export class IpAllowlist {
+  private readonly ranges: Range[];
+
+  constructor(entries: readonly string[]) {
+    this.ranges = entries.map(parseEntry);
+  }
+
+  /** Whether `address` (as the socket or X-Forwarded-For gave it) lies in any range. Unparseable → false. */
+  allows(address: string): boolean {
+    let addr: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      // process() turns an IPv4-mapped IPv6 address (::ffff:10.0.0.1) back into IPv4.
+      addr = ipaddr.process(stripZone(address));
+    } catch {
+      return false;
+    }
+    for (const range of this.ranges) {
+      if (range[0].kind() === addr.kind() && addr.match(range)) return true;
+    }
+    return false;
+  }
+}
+
+function stripZone(a: string): string {
+  const i = a.indexOf('%');
+  return i === -1 ? a : a.slice(0, i);
+}
+
+function parseEntry(entry: string): Range {
+  if (entry.includes('/')) {
+    const [addr, bits] = ipaddr.parseCIDR(entry);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+      return [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    }
+    return [addr, bits];
+  }
+  const addr = ipaddr.process(entry);
+  return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+}
+
+/** Validates an allowed_ips entry for gatewayctl; returns a problem or undefined. */
+export function allowlistEntryProblem(entry: string): string | undefined {
+  try {
+    parseEntry(entry);
+    return undefined;
+  } catch {
+    return `"${entry}" is not an IPv4/IPv6 address or CIDR range`;
+  }
+}

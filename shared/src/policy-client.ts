@@ -1,0 +1,43 @@
+import type { GatewayError } from './errors.js';
+import type {
+  DecideRequest,
+  Grant,
+  KeyIdentity,
+  LeaseRefWire,
+  ListModelsRequest,
+  ModelPage,
+  RateLimitPosition,
+  ReleaseRequest,
+  UsageAck,
+  UsageReport,
+  UsageSummary,
+} from './policy-wire.js';
+
+/** The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. */
+export type Decision =
+  | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; grant: Grant }
+  | { kind: 'deny'; decisionId: string; rateLimit: RateLimitPosition | null; error: GatewayError }
+  | { kind: 'authenticated'; decisionId: string; rateLimit: RateLimitPosition | null; key: KeyIdentity };
+
+export type Answer<T> =
+  | { kind: 'ok'; rateLimit: RateLimitPosition | null; value: T }
+  | { kind: 'deny'; rateLimit: RateLimitPosition | null; error: GatewayError };
+
+/**
+ * The narrow seam between proxy and policy. Every method fails with ServiceUnavailableError when the policy
+ * service cannot be reached, so callers fail closed.
+ */
+export interface PolicyClient {
+  decide(request: DecideRequest): Promise<Decision>;
+  reportUsage(report: UsageReport): Promise<UsageAck>;
+  release(request: ReleaseRequest): Promise<void>;
+  /** Renews the given leases; resolves with the ids of those the policy no longer holds. */
+  renewLeases(leases: LeaseRefWire[]): Promise<string[]>;
+  /** Calls onRevoked with each revoked key id until the returned function is called; reconnects by itself. */
+  watchRevocations(onRevoked: (keyId: string) => void): () => void;
+  listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
+  getUsage(caller: DecideRequest['caller']): Promise<Answer<UsageSummary>>;
+  /** true when the policy service answers (and its counter store is reachable). */
+  ready(): Promise<boolean>;
+  close(): void;
+}

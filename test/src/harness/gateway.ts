@@ -1,0 +1,208 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { runGatewayctl } from '@gateway/policy';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+export interface LogLine {
+  msg?: string;
+  [k: string]: unknown;
+}
+
+/** A real child process whose JSON log lines we can wait for. */
+export class ServiceProcess {
+  readonly lines: LogLine[] = [];
+  readonly output: string[] = [];
+  private waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
+  readonly exited: Promise<number | null>;
+
+  constructor(readonly name: string, readonly child: ChildProcess) {
+    const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    rl.on('line', (line) => {
+      this.output.push(line);
+      let parsed: LogLine;
+      try {
+        parsed = JSON.parse(line) as LogLine;
+      } catch {
+        return;
+      }
+      this.lines.push(parsed);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.test(parsed)) return true;
+        w.resolve(parsed);
+        return false;
+      });
+    });
+    child.stderr?.on('data', (d: Buffer) => this.output.push(d.toString()));
+    this.exited = new Promise((r) => child.once('exit', (code) => r(code)));
+  }
+
+  waitFor(test: (l: LogLine) => boolean, timeoutMs = 15_000): Promise<LogLine> {
+    const found = this.lines.find(test);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolveWait, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${this.name}: timed out waiting for a log line; output:\n${this.output.join('\n')}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        test,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolveWait(l);
+        },
+      });
+      void this.exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.name} exited (${code}) before it was ready:\n${this.output.join('\n')}`));
+      });
+    });
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+export function startService(name: string, script: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, script)], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new ServiceProcess(name, child);
+}
+
+export interface GatewayOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  /** extra proxies against the same policy service */
+  proxies?: number;
+}
+
+/** A policy service and a proxy (or several), as separate processes over real gRPC, on a temp SQLite file. */
+export class TestGateway {
+  policy!: ServiceProcess;
+  proxiesRunning: ServiceProcess[] = [];
+  policyPort = 0;
+  ports: number[] = [];
+  readonly dataDir: string;
+  private readonly ownsDataDir: boolean;
+
+  constructor(private readonly options: GatewayOptions = {}) {
+    this.ownsDataDir = options.dataDir === undefined;
+    this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
+  }
+
+  get env(): Record<string, string> {
+    return {
+      GATEWAY_DATA_DIR: this.dataDir,
+      GATEWAY_BOOTSTRAP_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      HOST: '::',
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      PORT: '0',
+      ...this.options.env,
+    };
+  }
+
+  /** http://localhost:PORT, the SDK's baseURL (the SDK adds /v1/...). */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.ports[0]}`;
+  }
+
+  async start(): Promise<this> {
+    await this.startPolicy();
+    for (let i = 0; i < (this.options.proxies ?? 1); i += 1) await this.startProxy();
+    return this;
+  }
+
+  async startPolicy(port = 0): Promise<void> {
+    this.policy = startService('policy', 'policy/dist/src/main.js', { ...this.env, POLICY_ADDR: `127.0.0.1:${port}` });
+    const ready = await this.policy.waitFor((l) => l.msg === 'policy service listening');
+    this.policyPort = ready['port'] as number;
+  }
+
+  async startProxy(): Promise<ServiceProcess> {
+    const proxy = startService('proxy', 'proxy/dist/src/main.js', { ...this.env, POLICY_ADDR: `127.0.0.1:${this.policyPort}` });
+    const ready = await proxy.waitFor((l) => l.msg === 'proxy listening');
+    this.proxiesRunning.push(proxy);
+    this.ports.push(ready['port'] as number);
+    return proxy;
+  }
+
+  url(path: string, proxyIndex = 0): string {
+    return `http://127.0.0.1:${this.ports[proxyIndex]}${path}`;
+  }
+
+  /** Runs gatewayctl (the real CLI code, in this process) on this gateway's data directory; parses --json. */
+  async ctl<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+    let out = '';
+    let err = '';
+    const code = await runGatewayctl([...args, '--json'], { GATEWAY_DATA_DIR: this.dataDir }, (s) => (out += s), (s) => (err += s));
+    if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed (${code}): ${err}`);
+    return JSON.parse(out) as T;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.proxiesRunning.map((p) => p.stop()));
+    await this.policy?.stop();
+    if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  account_id: string;
+  residency: string;
+  privacy_mode: string;
+  environment: string;
+}
+
+/** A plan + account + key in one call, for fixtures. */
+export async function createKey(
+  gw: TestGateway,
+  opts: {
+    plan?: { name: string; residency?: string; rpm?: number; concurrency?: number; allowance?: number; overage?: boolean; ceiling?: number; models?: string };
+    account?: string;
+    env?: 'live' | 'test';
+    residency?: 'uk' | 'eu';
+    privacy?: string;
+    models?: string;
+    ips?: string;
+    expires?: string;
+  } = {},
+): Promise<CreatedKey> {
+  let account = opts.account;
+  if (account === undefined) {
+    const plan = opts.plan ?? { name: `plan-${Math.random().toString(36).slice(2, 10)}` };
+    const planArgs = [
+      'plans', 'create', '--name', plan.name, '--residency', plan.residency ?? 'eu',
+      '--rpm', String(plan.rpm ?? 1000), '--concurrency', String(plan.concurrency ?? 50),
+      '--allowance', String(plan.allowance ?? 10_000_000),
+    ];
+    if (plan.overage !== undefined) planArgs.push('--overage', String(plan.overage));
+    if (plan.ceiling !== undefined) planArgs.push('--overage-ceiling', String(plan.ceiling));
+    if (plan.models !== undefined) planArgs.push('--models', plan.models);
+    await gw.ctl(...planArgs);
+    const acct = await gw.ctl<{ id: string }>('accounts', 'create', '--name', 'Test Co', '--plan', plan.name);
+    account = acct.id;
+  }
+  const args = [
+    'keys', 'create', '--account', account, '--name', 'test key', '--env', opts.env ?? 'test',
+    '--residency', opts.residency ?? 'eu', '--privacy', opts.privacy ?? 'off',
+  ];
+  if (opts.models !== undefined) args.push('--models', opts.models);
+  if (opts.ips !== undefined) args.push('--ips', opts.ips);
+  if (opts.expires !== undefined) args.push('--expires', opts.expires);
+  return gw.ctl<CreatedKey>(...args);
+}

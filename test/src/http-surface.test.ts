@@ -1,0 +1,194 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  body: { type?: string; error?: { type: string; message: string }; request_id?: string } & Record<string, unknown>;
+}
+
+async function call(url: string, init: RequestInit = {}): Promise<Reply> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? {} : (JSON.parse(text) as Reply['body']) };
+}
+
+const json = (key: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] };
+
+describe('HTTP surface', function () {
+  let gw: TestGateway;
+  let key: CreatedKey;
+
+  before(async function () {
+    gw = await new TestGateway().start();
+    key = await createKey(gw);
+  });
+  after(async () => gw.stop());
+
+  it('answers unknown paths with a vendor-shaped 404', async function () {
+    const r = await call(gw.url('/v1/nothing-here'), { headers: { 'x-api-key': key.key } });
+    expect(r.status).to.equal(404);
+    expect(r.body.type).to.equal('error');
+    expect(r.body.error?.type).to.equal('not_found_error');
+    expect(r.headers.get('request-id')).to.match(/^req_/);
+  });
+
+  it('answers a wrong method on a known path with 405 invalid_request_error', async function () {
+    for (const [method, path] of [['GET', '/v1/messages'], ['DELETE', '/v1/models'], ['POST', '/v1/usage']] as const) {
+      const r = await call(gw.url(path), { method, headers: { 'x-api-key': key.key } });
+      expect(r.status, `${method} ${path}`).to.equal(405);
+      expect(r.body.error?.type).to.equal('invalid_request_error');
+    }
+  });
+
+  it('answers malformed JSON with 400, but only after the key is checked', async function () {
+    const bad = await call(gw.url('/v1/messages'), json(key.key, '{"model": "alpha'));
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error?.type).to.equal('invalid_request_error');
+    expect(bad.headers.get('compat-ratelimit-requests-limit')).to.match(/^\d+$/);
+    const unauth = await call(gw.url('/v1/messages'), json('nope', '{"model": "alpha'));
+    expect(unauth.status).to.equal(401);
+  });
+
+  it('validates model, max_tokens, messages and stream', async function () {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ max_tokens: 5, messages: hello.messages }, 'model'],
+      [{ model: 'alpha-sonnet-5', messages: hello.messages }, 'max_tokens'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 0, messages: hello.messages }, 'max_tokens'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 1.5, messages: hello.messages }, 'max_tokens'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 5 }, 'messages'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [] }, 'messages'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ role: 'robot', content: 'x' }] }, 'role'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ role: 'user', content: 7 }] }, 'content'],
+      [{ ...hello, stream: 'yes' }, 'stream'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await call(gw.url('/v1/messages'), json(key.key, body));
+      expect(r.status, JSON.stringify(body)).to.equal(400);
+      expect(r.body.error?.message).to.contain(field);
+    }
+  });
+
+  it('refuses max_tokens above the model maximum with 400', async function () {
+    const r = await call(gw.url('/v1/messages'), json(key.key, { ...hello, model: 'alpha-sonnet-4-6', max_tokens: 64001 }));
+    expect(r.status).to.equal(400);
+    expect(r.body.error?.message).to.contain('64000');
+    const ok = await call(gw.url('/v1/messages'), json(key.key, { ...hello, model: 'alpha-sonnet-4-6', max_tokens: 64000 }));
+    expect(ok.status).to.equal(200);
+  });
+
+  it('passes unknown fields and content blocks through', async function () {
+    const r = await call(gw.url('/v1/messages'), json(key.key, {
+      ...hello,
+      temperature: 0.2,
+      system: [{ type: 'text', text: 'be brief' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+    }));
+    expect(r.status).to.equal(200);
+  });
+
+  it('refuses a body over 32 MiB with 413 request_too_large (after authentication)', async function () {
+    const big = JSON.stringify({ ...hello, messages: [{ role: 'user', content: 'x'.repeat(32 * 1024 * 1024) }] });
+    const r = await call(gw.url('/v1/messages'), json(key.key, big));
+    expect(r.status).to.equal(413);
+    expect(r.body.error?.type).to.equal('request_too_large');
+    const unauth = await call(gw.url('/v1/messages'), json('nope', big));
+    expect(unauth.status).to.equal(401);
+  });
+
+  it('accepts the supported versions in compat-version or anthropic-version and refuses others', async function () {
+    const variants: Array<Record<string, string>> = [{}, { 'compat-version': '2023-06-01' }, { 'compat-version': '2026-10-21' }, { 'anthropic-version': '2026-10-21' }];
+    for (const h of variants) {
+      expect((await call(gw.url('/v1/messages'), json(key.key, hello, h))).status, JSON.stringify(h)).to.equal(200);
+    }
+    const bad = await call(gw.url('/v1/messages'), json(key.key, hello, { 'compat-version': '2024-01-01' }));
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error?.message).to.contain('2023-06-01').and.contain('2026-10-21');
+    // compat-version wins over the vendor alias
+    const wins = await call(gw.url('/v1/messages'), json(key.key, hello, { 'compat-version': '2026-10-21', 'anthropic-version': '1999-01-01' }));
+    expect(wins.status).to.equal(200);
+    const loses = await call(gw.url('/v1/messages'), json(key.key, hello, { 'compat-version': '1999-01-01', 'anthropic-version': '2026-10-21' }));
+    expect(loses.status).to.equal(400);
+  });
+
+  it('serves healthz and readyz', async function () {
+    expect((await call(gw.url('/healthz'))).status).to.equal(200);
+    const ready = await call(gw.url('/readyz'));
+    expect(ready.status).to.equal(200);
+    expect(ready.body['policy']).to.equal(true);
+  });
+
+  it('answers 503 api_error with x-should-retry when the policy service is down, and readyz says so', async function () {
+    const own = await new TestGateway().start();
+    try {
+      const k = await createKey(own);
+      await own.policy.stop();
+      const r = await call(own.url('/v1/messages'), json(k.key, hello));
+      expect(r.status).to.equal(503);
+      expect(r.body.error?.type).to.equal('api_error');
+      expect(r.headers.get('x-should-retry')).to.equal('true');
+      expect((await call(own.url('/readyz'))).status).to.equal(503);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('answers a live key with 503 "no upstream configured" when no upstream is set', async function () {
+    const live = await createKey(gw, { account: key.account_id, env: 'live' });
+    const r = await call(gw.url('/v1/messages'), json(live.key, hello));
+    expect(r.status).to.equal(503);
+    expect(r.body.error).to.deep.equal({ type: 'api_error', message: 'no upstream configured' });
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async function () {
+    const k = await createKey(gw, { account: key.account_id, ips: '203.0.113.0/24' });
+    const r = await call(gw.url('/v1/messages'), json(k.key, hello, { 'x-forwarded-for': '203.0.113.9' }));
+    expect(r.status).to.equal(403);
+  });
+
+  it('exposes Prometheus metrics on the metrics port', async function () {
+    const port = gw.proxiesRunning[0]?.lines.find((l) => l.msg === 'proxy listening')?.['metrics_port'];
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(text).to.match(/gateway_requests_total\{[^}]*route="messages"[^}]*\} \d+/);
+  });
+});
+
+describe('behind trusted proxies', function () {
+  let gw: TestGateway;
+  before(async function () {
+    gw = await new TestGateway({ env: { TRUSTED_PROXIES: '127.0.0.1/32,::1/128,10.0.0.0/8' } }).start();
+  });
+  after(async () => gw.stop());
+
+  it('takes the right-most untrusted X-Forwarded-For entry, IPv4 and IPv6', async function () {
+    const v4 = await createKey(gw, { ips: '203.0.113.0/24' });
+    const v6 = await createKey(gw, { account: v4.account_id, ips: '2001:db8::/32' });
+    const send = (k: CreatedKey, xff: string) => call(gw.url('/v1/messages'), json(k.key, hello, { 'x-forwarded-for': xff }));
+    expect((await send(v4, '203.0.113.9')).status).to.equal(200);
+    // a spoofed left-most entry does not help: the right-most untrusted hop is the client
+    expect((await send(v4, '203.0.113.9, 198.51.100.1')).status).to.equal(403);
+    expect((await send(v4, '198.51.100.1, 203.0.113.9, 10.1.1.1')).status).to.equal(200);
+    expect((await send(v6, '2001:db8::42')).status).to.equal(200);
+    expect((await send(v6, '2001:db9::42')).status).to.equal(403);
+  });
+
+  it('uses the socket address when no X-Forwarded-For is sent', async function () {
+    const k = await createKey(gw, { ips: '127.0.0.1' });
+    const r = await new Promise<number>((resolve, reject) => {
+      const req = request(gw.url('/v1/messages'), { method: 'POST', headers: { 'x-api-key': k.key, 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(hello));
+    });
+    expect(r).to.equal(200);
+  });
+});
