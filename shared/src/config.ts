@@ -13,6 +13,8 @@ export interface GatewayConfig {
   readonly dataDir: string;
   readonly databaseFile: string;
   readonly redisUrl: string | undefined;
+  /** Put before every Redis key, so several deployments (or test runs) can share one Redis. */
+  readonly redisKeyPrefix: string;
   readonly upstream: {
     readonly kind: 'messages' | 'bedrock';
     readonly url: string | undefined;
@@ -80,6 +82,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     problems.push(`REDIS_URL must start with redis://, rediss:// or redis+cluster:// (got "${redisUrl}")`);
   }
 
+  if (/[{}]/.test(str('REDIS_KEY_PREFIX') ?? '')) problems.push('REDIS_KEY_PREFIX must not contain { or }');
+
   const kindRaw = str('UPSTREAM_KIND') ?? 'messages';
   let kind: 'messages' | 'bedrock' = 'messages';
   if (kindRaw === 'messages' || kindRaw === 'bedrock') kind = kindRaw;
@@ -114,6 +118,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     dataDir,
     databaseFile: resolve(dataDir, 'gateway.sqlite'),
     redisUrl,
+    redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'gw:',
     upstream: {
       kind,
       url: upstreamUrl,

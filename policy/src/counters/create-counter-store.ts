@@ -18,5 +18,5 @@ export async function createCounterStore(config: GatewayConfig, loadUsed: UsedUn
   if (!(await waitUntilReady(client, STARTUP_WAIT_MS))) {
     log.warn('counter store (Redis) unreachable at start; decisions answer 503 until it returns');
   }
-  return new RedisCounterStore(client, loadUsed);
+  return new RedisCounterStore(client, loadUsed, { keyPrefix: config.redisKeyPrefix });
 }

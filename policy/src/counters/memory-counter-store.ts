@@ -87,8 +87,14 @@ export class MemoryCounterStore implements CounterStore {
     this.leases.delete(lease.leaseId);
   }
 
+  /**
+   * Adds only to a counter already held. A missing one is loaded from the ledger when next read, and the ledger
+   * already holds this usage (it is written before addUsed): loading then adding would count it twice.
+   */
   async addUsed(spec: PeriodSpec, units: number): Promise<void> {
-    this.usedByPeriod.set(usedKey(spec), this.usedSync(spec) + units);
+    const k = usedKey(spec);
+    const held = this.usedByPeriod.get(k);
+    if (held !== undefined) this.usedByPeriod.set(k, held + units);
   }
 
   async used(spec: PeriodSpec): Promise<number> {

@@ -42,10 +42,16 @@ export class RedisServerProcess {
     private readonly extraArgs: string[],
   ) {}
 
-  static async start(extraArgs: (dir: string) => string[] = () => []): Promise<RedisServerProcess> {
+  /** @param options.port a port of your choosing (default: a free one); options.extraArgs more server options */
+  static async start(options: { port?: number; extraArgs?: (dir: string) => string[] } = {}): Promise<RedisServerProcess> {
     const dir = await mkdtemp(join(tmpdir(), 'gw-redis-'));
-    const server = new RedisServerProcess(await freePort(), dir, extraArgs(dir));
-    await server.start();
+    const server = new RedisServerProcess(options.port ?? (await freePort()), dir, options.extraArgs?.(dir) ?? []);
+    try {
+      await server.start();
+    } catch (err: unknown) {
+      await server.dispose();
+      throw err;
+    }
     return server;
   }
 
@@ -77,9 +83,19 @@ export class RedisServerProcess {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
+    child.kill('SIGCONT'); // a paused server must wake up to act on SIGTERM
     const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
     await exited;
     clearTimeout(timer);
+  }
+
+  /** Freezes the process (SIGSTOP): connections stay open but nothing is answered. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
   }
 
   /** Stops the server and removes its directory. */
@@ -128,12 +144,12 @@ export class RedisClusterProcesses {
         // The bus port is chosen too (Redis 7), as port + 10000 might be taken or past 65535.
         const busPort = await freePort();
         nodes.push(
-          await RedisServerProcess.start((dir) => [
+          await RedisServerProcess.start({ extraArgs: (dir) => [
             '--cluster-enabled', 'yes',
             '--cluster-config-file', join(dir, 'nodes.conf'),
             '--cluster-port', String(busPort),
             '--cluster-node-timeout', '2000',
-          ]),
+          ] }),
         );
       }
       const cluster = new RedisClusterProcesses(nodes);

@@ -1,0 +1,307 @@
+/*
+ * One suite every CounterStore must pass (in-process, single Redis, Redis Cluster), so the implementations
+ * cannot drift apart. Each test uses a fresh account id, so tests never share counters, and passes its own clock.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import type {
+  AdmitRequest,
+  AdmitResult,
+  AllowanceSpec,
+  CounterStore,
+  UsedUnitsLoader,
+  WindowSpec,
+} from '../../src/counters/counter-store.js';
+
+export interface StoreFixture {
+  store: CounterStore;
+  /** The store loses every counter (Redis flushed, or the process restarted); resolves with the store to use after. */
+  loseData(): Promise<CounterStore>;
+}
+
+export interface CounterStoreBackend {
+  create(loadUsed: UsedUnitsLoader): Promise<StoreFixture>;
+  dispose(): Promise<void>;
+}
+
+const TTL = 30_000;
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+export function describeCounterStore(name: string, startBackend: () => Promise<CounterStoreBackend>): void {
+  describe(`counter store: ${name}`, function () {
+    this.timeout(10_000);
+    let backend: CounterStoreBackend | undefined;
+    let fixture: StoreFixture;
+    let store: CounterStore;
+    /** What the ledger holds for this test's account: the figure the loader answers with. */
+    let ledger: number;
+    let loads: Array<[string, number, number]>;
+    let acct: string;
+    /** 10.0 s into a UTC minute */
+    let t0: number;
+    let minuteStart: number;
+
+    before(async function () {
+      this.timeout(30_000);
+      backend = await startBackend();
+    });
+    after(async () => {
+      await backend?.dispose();
+    });
+    beforeEach(async () => {
+      ledger = 0;
+      loads = [];
+      acct = `acct_${randomBytes(6).toString('hex')}`;
+      minuteStart = Math.floor(Date.now() / MINUTE) * MINUTE;
+      t0 = minuteStart + 10_000;
+      fixture = await backend!.create((accountId, startMs, endMs) => {
+        loads.push([accountId, startMs, endMs]);
+        return accountId === acct ? ledger : 0;
+      });
+      store = fixture.store;
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const rpm = (limit: number, scope = `${acct}:live:rpm`): WindowSpec => ({ scope, limit });
+    const slot = (leaseId: string, limit: number, scope = `${acct}:live`, ttlMs = TTL): AdmitRequest['concurrency'] => ({
+      scope,
+      limit,
+      leaseId,
+      ttlMs,
+    });
+    const period = (periodId = 'p1') => ({ accountId: acct, periodId, periodStartMs: t0 - DAY, periodEndMs: t0 + 29 * DAY });
+    const allowance = (a: Partial<AllowanceSpec>): AllowanceSpec => ({
+      ...period(),
+      allowance: 100,
+      overageAllowed: false,
+      ceiling: 0,
+      reserveUnits: 0,
+      ...a,
+    });
+    const admit = (r: Partial<AdmitRequest> & { nowMs: number }): Promise<AdmitResult> => store.admit({ windows: [rpm(100)], ...r });
+    /** Usage of a finished request, in the order the decision service writes it: the ledger first, then the counter. */
+    const settle = async (units: number, periodId = 'p1'): Promise<void> => {
+      ledger += units;
+      await store.addUsed(period(periodId), units);
+    };
+
+    describe('per-minute windows', () => {
+      it('admits exactly the limit, then refuses with rpm and the whole seconds to the next minute', async () => {
+        const resetUnix = minuteStart / 1000 + 60;
+        for (let i = 0; i < 3; i += 1) {
+          const r = await admit({ nowMs: t0 + i, windows: [rpm(3)] });
+          expect(r).to.deep.equal({ ok: true, window: { limit: 3, remaining: 2 - i, resetUnix }, leaseExpiresMs: 0 });
+        }
+        const refused = await admit({ nowMs: t0 + 500, windows: [rpm(3)] });
+        expect(refused).to.deep.equal({ ok: false, reason: 'rpm', window: { limit: 3, remaining: 0, resetUnix }, retryAfterSeconds: 50 });
+        const late = await admit({ nowMs: minuteStart + 59_999, windows: [rpm(3)] });
+        expect(late).to.include({ ok: false, reason: 'rpm', retryAfterSeconds: 1 });
+      });
+
+      it('starts a new window each UTC minute', async () => {
+        for (let i = 0; i < 2; i += 1) expect((await admit({ nowMs: t0, windows: [rpm(2)] })).ok).to.equal(true);
+        expect((await admit({ nowMs: t0, windows: [rpm(2)] })).ok).to.equal(false);
+        const next = await admit({ nowMs: minuteStart + MINUTE, windows: [rpm(2)] });
+        expect(next).to.deep.equal({ ok: true, window: { limit: 2, remaining: 1, resetUnix: minuteStart / 1000 + 120 }, leaseExpiresMs: 0 });
+      });
+
+      it('reports and enforces the binding window: the one with the fewest requests left', async () => {
+        const account = rpm(4);
+        const keyA = rpm(3, `${acct}:live:key:key_a:rpm`);
+        const keyB = rpm(3, `${acct}:live:key:key_b:rpm`);
+        expect((await admit({ nowMs: t0, windows: [account, keyA] })).window).to.include({ limit: 3, remaining: 2 });
+        await admit({ nowMs: t0, windows: [account, keyA] });
+        await admit({ nowMs: t0, windows: [account, keyA] });
+        const capped = await admit({ nowMs: t0, windows: [account, keyA] });
+        expect(capped).to.include({ ok: false, reason: 'rpm' });
+        expect(capped.window).to.include({ limit: 3, remaining: 0 });
+        // key B has its own cap left, but the account window has one request left: that one binds.
+        const b = await admit({ nowMs: t0, windows: [account, keyB] });
+        expect(b).to.include({ ok: true });
+        expect(b.window).to.include({ limit: 4, remaining: 0 });
+        const full = await admit({ nowMs: t0, windows: [account, keyB] });
+        expect(full).to.include({ ok: false, reason: 'rpm' });
+        expect(full.window).to.include({ limit: 4, remaining: 0 });
+        expect(await store.peekWindows([keyB], t0)).to.include({ limit: 3, remaining: 2 });
+      });
+
+      it('peeks at the binding window without counting', async () => {
+        const resetUnix = minuteStart / 1000 + 60;
+        expect(await store.peekWindows([rpm(5)], t0)).to.deep.equal({ limit: 5, remaining: 5, resetUnix });
+        await admit({ nowMs: t0, windows: [rpm(5)] });
+        expect(await store.peekWindows([rpm(5)], t0)).to.deep.equal({ limit: 5, remaining: 4, resetUnix });
+        expect(await store.peekWindows([rpm(5)], t0)).to.deep.equal({ limit: 5, remaining: 4, resetUnix });
+        expect(await store.peekWindows([rpm(5), rpm(2, `${acct}:live:key:k:rpm`)], t0)).to.include({ limit: 2, remaining: 2 });
+      });
+
+      it('counts nothing for a refused request', async () => {
+        expect((await admit({ nowMs: t0, windows: [rpm(5)], concurrency: slot('l1', 1) })).window.remaining).to.equal(4);
+        const busy = await admit({ nowMs: t0, windows: [rpm(5)], concurrency: slot('l2', 1) });
+        expect(busy).to.deep.include({ ok: false, reason: 'concurrency', retryAfterSeconds: 1 });
+        expect(busy.window.remaining).to.equal(4);
+        expect(await store.peekWindows([rpm(5)], t0)).to.include({ remaining: 4 });
+
+        ledger = 100;
+        const broke = await admit({ nowMs: t0, windows: [rpm(5)], concurrency: slot('l3', 5, `${acct}:other`), allowance: allowance({}) });
+        expect(broke).to.include({ ok: false, reason: 'allowance' });
+        expect(await store.peekWindows([rpm(5)], t0)).to.include({ remaining: 4 });
+        expect(await store.inFlight(`${acct}:other`, t0)).to.equal(0);
+
+        for (let i = 0; i < 4; i += 1) await admit({ nowMs: t0, windows: [rpm(5)] });
+        expect(await admit({ nowMs: t0, windows: [rpm(5)], concurrency: slot('l4', 5, `${acct}:other`) })).to.include({ reason: 'rpm' });
+        expect(await store.inFlight(`${acct}:other`, t0)).to.equal(0);
+      });
+
+      it('admits exactly the limit among 50 concurrent requests', async () => {
+        const results = await Promise.all(Array.from({ length: 50 }, () => admit({ nowMs: t0, windows: [rpm(20)] })));
+        expect(results.filter((r) => r.ok)).to.have.length(20);
+        expect(results.filter((r) => !r.ok && r.reason === 'rpm')).to.have.length(30);
+        expect(results.filter((r) => r.ok).map((r) => r.window.remaining).sort((a, b) => a - b)).to.deep.equal([...Array(20).keys()]);
+      });
+    });
+
+    describe('concurrency leases', () => {
+      it('admits exactly the limit; a release frees one slot; releasing again changes nothing', async () => {
+        expect(await admit({ nowMs: t0, concurrency: slot('l1', 2) })).to.include({ ok: true, leaseExpiresMs: t0 + TTL });
+        expect(await admit({ nowMs: t0, concurrency: slot('l2', 2) })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('l3', 2) })).to.include({ ok: false, reason: 'concurrency' });
+        expect(await store.inFlight(`${acct}:live`, t0)).to.equal(2);
+        await store.release({ scope: `${acct}:live`, leaseId: 'l1' }, t0);
+        await store.release({ scope: `${acct}:live`, leaseId: 'l1' }, t0);
+        expect(await store.inFlight(`${acct}:live`, t0)).to.equal(1);
+        expect(await admit({ nowMs: t0, concurrency: slot('l4', 2) })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('l5', 2) })).to.include({ ok: false, reason: 'concurrency' });
+        await store.release({ scope: `${acct}:live`, leaseId: 'never-held' }, t0);
+        expect(await store.inFlight(`${acct}:live`, t0)).to.equal(2);
+      });
+
+      it('lets an unrenewed lease expire after its ttl', async () => {
+        await admit({ nowMs: t0, concurrency: slot('l1', 1) });
+        expect(await store.inFlight(`${acct}:live`, t0 + TTL - 1)).to.equal(1);
+        expect(await admit({ nowMs: t0 + TTL - 1, concurrency: slot('l2', 1) })).to.include({ reason: 'concurrency' });
+        expect(await store.inFlight(`${acct}:live`, t0 + TTL)).to.equal(0);
+        expect(await admit({ nowMs: t0 + TTL, concurrency: slot('l2', 1) })).to.include({ ok: true });
+      });
+
+      it('keeps a renewed lease alive and reports the ids it no longer holds', async () => {
+        await admit({ nowMs: t0, concurrency: slot('l1', 2) });
+        await admit({ nowMs: t0, concurrency: slot('l2', 2) });
+        await admit({ nowMs: t0, windows: [rpm(5, `${acct}:test:rpm`)], concurrency: slot('t1', 2, `${acct}:test`) });
+        const live = (leaseId: string) => ({ scope: `${acct}:live`, leaseId });
+        expect(await store.renew([live('l1'), live('lease_unknown'), { scope: `${acct}:test`, leaseId: 't1' }], TTL, t0 + 20_000)).to.deep.equal([
+          'lease_unknown',
+        ]);
+        // l2 expired at t0+30 s; l1 and t1 live until t0+50 s.
+        expect(await store.inFlight(`${acct}:live`, t0 + 40_000)).to.equal(1);
+        expect(await store.inFlight(`${acct}:test`, t0 + 40_000)).to.equal(1);
+        expect(await store.renew([live('l2'), live('l1')], TTL, t0 + 40_000)).to.deep.equal(['l2']);
+        expect(await store.inFlight(`${acct}:live`, t0 + 65_000)).to.equal(1);
+        expect(await store.renew([live('l2')], TTL, t0 + 65_000)).to.deep.equal(['l2']);
+        expect(await store.inFlight(`${acct}:live`, t0 + 70_000)).to.equal(0);
+        expect(await store.renew([live('l1')], TTL, t0 + 70_000)).to.deep.equal(['l1']);
+      });
+
+      it('admits exactly the limit among 50 concurrent requests', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => admit({ nowMs: t0, concurrency: slot(`lease_${i}`, 5) })),
+        );
+        expect(results.filter((r) => r.ok)).to.have.length(5);
+        expect(results.filter((r) => !r.ok && r.reason === 'concurrency')).to.have.length(45);
+        expect(await store.inFlight(`${acct}:live`, t0)).to.equal(5);
+        expect(await store.peekWindows([rpm(100)], t0)).to.include({ remaining: 95 });
+      });
+
+      it('keeps test traffic apart: its windows and slots do not eat live capacity', async () => {
+        const testWindow = rpm(1, `${acct}:test:rpm`);
+        expect(await admit({ nowMs: t0, windows: [rpm(1)], concurrency: slot('live1', 1), allowance: allowance({}) })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, windows: [rpm(1)], concurrency: slot('live2', 1) })).to.include({ ok: false, reason: 'rpm' });
+        expect(await admit({ nowMs: t0, windows: [testWindow], concurrency: slot('test1', 1, `${acct}:test`) })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, windows: [testWindow], concurrency: slot('test2', 1, `${acct}:test`) })).to.include({ ok: false, reason: 'rpm' });
+        expect(await store.inFlight(`${acct}:live`, t0)).to.equal(1);
+        expect(await store.inFlight(`${acct}:test`, t0)).to.equal(1);
+        expect(await store.peekWindows([rpm(1)], t0)).to.include({ remaining: 0 });
+        expect(await store.used(period())).to.equal(0);
+      });
+    });
+
+    describe('allowance', () => {
+      it('without overage admits while used < allowance; settled usage moves it', async () => {
+        ledger = 98;
+        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) })).to.include({ ok: true });
+        await settle(1);
+        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) })).to.include({ ok: true });
+        await settle(1);
+        expect(await store.used(period())).to.equal(100);
+        const refused = await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) });
+        expect(refused).to.include({ ok: false, reason: 'allowance' });
+        expect(loads).to.deep.equal([[acct, t0 - DAY, t0 + 29 * DAY]]);
+      });
+
+      it('with overage counts reservations in flight, and a release frees its reservation', async () => {
+        const spec = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 50 });
+        expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: false, reason: 'allowance' });
+        await settle(10);
+        await store.release({ scope: `${acct}:live`, leaseId: 'a' }, t0);
+        // used 10 + b's 50 + 50 = 110 ≤ 120
+        expect(await admit({ nowMs: t0, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('d', 10), allowance: allowance({ ...spec, reserveUnits: 11 }) })).to.include({ reason: 'allowance' });
+        expect(await admit({ nowMs: t0, concurrency: slot('d', 10), allowance: allowance({ ...spec, reserveUnits: 10 }) })).to.include({ ok: true });
+      });
+
+      it('frees a reservation when its lease expires, and keeps it while the lease is renewed', async () => {
+        const spec = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 60 });
+        expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0 + 10_000, concurrency: slot('c', 10), allowance: spec })).to.include({ reason: 'allowance' });
+        expect(await store.renew([{ scope: `${acct}:live`, leaseId: 'a' }], TTL, t0 + 20_000)).to.deep.equal([]);
+        // b expired at t0+30 s unrenewed; a lives until t0+50 s.
+        expect(await admit({ nowMs: t0 + 35_000, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0 + 35_000, concurrency: slot('d', 10), allowance: spec })).to.include({ reason: 'allowance' });
+      });
+
+      it("counts only the reservations of the request's own period", async () => {
+        const p1 = allowance({ allowance: 100, overageAllowed: true, ceiling: 0, reserveUnits: 80 });
+        const p2 = { ...p1, periodId: 'p2', periodStartMs: p1.periodEndMs, periodEndMs: p1.periodEndMs + 30 * DAY };
+        expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: p1 })).to.include({ ok: true });
+        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: p1 })).to.include({ reason: 'allowance' });
+        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: p2 })).to.include({ ok: true });
+      });
+
+      it('never counts a report twice when the counter was missing (the ledger already holds it)', async () => {
+        ledger = 40;
+        await settle(30);
+        expect(await store.used(period())).to.equal(70);
+        await settle(5);
+        expect(await store.used(period())).to.equal(75);
+      });
+
+      it('rebuilds used units from the ledger after the store lost its counters', async () => {
+        ledger = 40;
+        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: true });
+        await settle(10);
+        expect(await store.used(period())).to.equal(50);
+
+        store = await fixture.loseData();
+        loads = [];
+        ledger += 10; // a report settled while the counter was gone: its addUsed finds nothing to add to
+        await store.addUsed(period(), 10);
+        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: false, reason: 'allowance' });
+        expect(loads).to.deep.equal([[acct, t0 - DAY, t0 + 29 * DAY]]);
+        expect(await store.used(period())).to.equal(60);
+        await settle(5);
+        expect(await store.used(period())).to.equal(65);
+
+        store = await fixture.loseData();
+        expect(await store.used(period())).to.equal(65);
+        await settle(1);
+        expect(await store.used(period())).to.equal(66);
+        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 67 }) })).to.include({ ok: true });
+      });
+    });
+  });
+}
