@@ -1,14 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRegistry, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
+import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
 import { ClientAddressResolver } from './http/client-address.js';
 import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
-import { UnconfiguredUpstream } from './upstream/unconfigured-upstream.js';
+import { createUpstream } from './upstream/create-upstream.js';
 import { UsageReporter } from './usage-reporter.js';
+import { UsageSpool } from './usage-spool.js';
 
 export interface RunningProxy {
   port: number;
@@ -22,7 +23,8 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   const policy: PolicyClient = new GrpcPolicyClient(`${config.policyAddr.host}:${config.policyAddr.port}`, log);
   const inflight = new InflightRegistry(policy, log);
   inflight.start(config.leaseTtlMs);
-  const reporter = new UsageReporter(policy, log);
+  const reporter = new UsageReporter(policy, new UsageSpool(config.dataDir, log, randomBase62(8)), log);
+  reporter.start(1_000);
   const app = createApp({
     config,
     log,
@@ -32,7 +34,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     metrics: new ProxyMetrics(registry),
     addresses: new ClientAddressResolver(config.trustedProxies),
     stub: new StubResponder(),
-    upstream: new UnconfiguredUpstream(),
+    upstream: createUpstream(config, log),
   });
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -1,40 +1,67 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger, PolicyClient, UsageReport } from '@gateway/shared';
+import type { UsageSpool } from './usage-spool.js';
 
 /**
- * Sends usage reports to the policy service, retrying with backoff: the ledger applies each request id once,
- * so a retry never double-counts. (A durable local spool for long policy outages comes with live upstreams.)
+ * Delivers usage reports to the policy service. A report that cannot be delivered after a few quick tries goes
+ * to the durable spool and is replayed until it is taken; the ledger applies each request id once, so replays
+ * never double-count.
  */
 export class UsageReporter {
   private readonly pending = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly policy: PolicyClient,
+    private readonly spool: UsageSpool,
     private readonly log: Logger,
-    private readonly attempts = 8,
+    private readonly attempts = 3,
   ) {}
 
+  /** Replays the spool now (start-up: reports left by an earlier run) and then every `intervalMs`. */
+  start(intervalMs: number): void {
+    void this.replay();
+    this.timer = setInterval(() => void this.replay(), intervalMs);
+    this.timer.unref();
+  }
+
   report(r: UsageReport): void {
-    const p = this.send(r).finally(() => this.pending.delete(p));
+    const p = this.deliver(r).finally(() => this.pending.delete(p));
     this.pending.add(p);
   }
 
-  /** Resolves when every report in flight has been delivered or given up on (for shutdown). */
+  /** Resolves when every report in flight has been delivered or spooled (for shutdown). */
   async drain(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
     await Promise.allSettled([...this.pending]);
   }
 
-  private async send(r: UsageReport): Promise<void> {
+  private async replay(): Promise<void> {
+    try {
+      await this.spool.replay(async (r) => {
+        await this.policy.reportUsage(r);
+      });
+    } catch (err) {
+      this.log.error({ err }, 'usage spool replay failed');
+    }
+  }
+
+  private async deliver(r: UsageReport): Promise<void> {
     for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
       try {
         await this.policy.reportUsage(r);
         return;
       } catch (err) {
         if (attempt === this.attempts) {
-          this.log.error({ err, request_id: r.request_id }, 'usage report could not be delivered');
+          this.log.warn({ err, request_id: r.request_id }, 'policy service did not take a usage report; spooling it');
+          try {
+            await this.spool.append(r);
+          } catch (spoolErr) {
+            this.log.error({ err: spoolErr, request_id: r.request_id }, 'usage report could not be spooled');
+          }
           return;
         }
-        await sleep(Math.min(5_000, 100 * 2 ** attempt));
+        await sleep(100 * 2 ** attempt);
       }
     }
   }

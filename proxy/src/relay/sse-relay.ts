@@ -11,6 +11,8 @@ export type StreamEvent = Record<string, unknown> & { type: string };
 export class SseRelay {
   readonly tap = new UsageTap();
 
+  private readonly blockKinds = new Map<number, 'text' | 'json'>();
+
   constructor(
     private readonly res: ServerResponse,
     private readonly restorer: StreamRestorer | null,
@@ -29,18 +31,18 @@ export class SseRelay {
     return this.res.writableEnded || this.res.destroyed;
   }
 
-  send(event: StreamEvent): void {
+  /**
+   * Sends one event. `raw` is the event's data exactly as an upstream sent it: when given, and nothing needs
+   * restoring, it is written unchanged so pass-through is byte for byte.
+   */
+  send(event: StreamEvent, raw?: string): void {
     this.tap.observe(event);
     if (this.restorer !== null) {
       for (const e of this.restore(event)) this.write(e);
       return;
     }
-    this.write(event);
-  }
-
-  /** Raw SSE text from an upstream, already framed: passed through byte for byte. */
-  sendRaw(text: string): void {
-    if (!this.closed) this.res.write(text);
+    if (raw !== undefined) this.writeFrame(event.type, raw);
+    else this.write(event);
   }
 
   end(): void {
@@ -48,8 +50,12 @@ export class SseRelay {
   }
 
   private write(event: StreamEvent): void {
+    this.writeFrame(event.type, JSON.stringify(event));
+  }
+
+  private writeFrame(name: string, data: string): void {
     if (this.closed) return;
-    this.res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    this.res.write(`event: ${name}\ndata: ${data}\n\n`);
   }
 
   private restore(event: StreamEvent): StreamEvent[] {
@@ -81,6 +87,4 @@ export class SseRelay {
     }
     return [event];
   }
-
-  private readonly blockKinds = new Map<number, 'text' | 'json'>();
 }

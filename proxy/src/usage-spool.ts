@@ -1,0 +1,99 @@
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger, UsageReport } from '@gateway/shared';
+
+/** usage-<pid>-<tag>.jsonl, or that name with .replaying-<pid> while a replay holds it */
+const FILE = /^usage-(\d+)-[A-Za-z0-9]+\.jsonl(?:\.replaying-(\d+))?$/;
+
+/**
+ * A durable local spool for usage reports the policy service could not take. Each report is appended (and
+ * synced to disk) as one JSON line to this process's own file; replay sends them again and keeps what still
+ * fails. Replays are safe to repeat: the ledger applies each request id once. Files left by a proxy that died
+ * are adopted and replayed too.
+ */
+export class UsageSpool {
+  private readonly dir: string;
+  private readonly file: string;
+  private replaying = false;
+
+  constructor(dataDir: string, private readonly log: Logger, tag: string) {
+    this.dir = join(dataDir, 'spool');
+    this.file = join(this.dir, `usage-${process.pid}-${tag}.jsonl`);
+  }
+
+  async append(report: UsageReport): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const fh = await open(this.file, 'a');
+    try {
+      await fh.write(`${JSON.stringify(report)}\n`);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Sends every spooled report; those that fail again go back into the spool. Returns how many were delivered. */
+  async replay(send: (r: UsageReport) => Promise<void>): Promise<number> {
+    if (this.replaying) return 0;
+    this.replaying = true;
+    try {
+      let delivered = 0;
+      for (const name of await this.claimable()) {
+        // Renaming first means appends made meanwhile go to a fresh file and are never lost by the rewrite.
+        const claimed = join(this.dir, `${name.replace(/\.replaying-\d+$/, '')}.replaying-${process.pid}`);
+        try {
+          await rename(join(this.dir, name), claimed);
+        } catch {
+          continue;
+        }
+        const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => l !== '');
+        for (const line of lines) {
+          let report: UsageReport;
+          try {
+            report = JSON.parse(line) as UsageReport;
+          } catch {
+            this.log.error('skipping an unreadable spool line');
+            continue;
+          }
+          try {
+            await send(report);
+            delivered += 1;
+          } catch {
+            await this.append(report);
+          }
+        }
+        await unlink(claimed);
+      }
+      if (delivered > 0) this.log.info({ delivered }, 'replayed spooled usage reports');
+      return delivered;
+    } finally {
+      this.replaying = false;
+    }
+  }
+
+  /** Our own file, plus files (or half-done replays) of proxies that are no longer running. */
+  private async claimable(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const ours = this.file.slice(this.dir.length + 1);
+    return names.filter((n) => {
+      if (n === ours) return true;
+      const m = FILE.exec(n);
+      return m !== null && !alive(Number(m[2] ?? m[1]));
+    });
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

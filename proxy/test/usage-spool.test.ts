@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, type UsageReport } from '@gateway/shared';
+import { UsageSpool } from '../src/usage-spool.js';
+
+const log = createLogger('test', 'silent');
+const report = (id: string): UsageReport => ({
+  request_id: id, decision_id: 'dec', key_id: 'key', account_id: 'acct', environment: 'live', model: 'alpha-sonnet-5',
+  usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: 1,
+});
+
+describe('usage spool', function () {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-spool-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps reports on disk until they are delivered, retrying the ones that fail', async function () {
+    const spool = new UsageSpool(dir, log, 'a');
+    for (const id of ['r1', 'r2', 'r3']) await spool.append(report(id));
+    const seen: string[] = [];
+    const first = await spool.replay(async (r) => {
+      seen.push(r.request_id);
+      if (r.request_id === 'r2') throw new Error('still down');
+    });
+    expect(first).to.equal(2);
+    expect(seen).to.deep.equal(['r1', 'r2', 'r3']);
+    // what failed went back into the spool; the next replay finds only r2
+    const again: string[] = [];
+    expect(await spool.replay(async (r) => void again.push(r.request_id))).to.equal(1);
+    expect(again).to.deep.equal(['r2']);
+    expect(await spool.replay(async () => undefined)).to.equal(0);
+  });
+
+  it('adopts the spool of a proxy that died, and leaves a live one alone', async function () {
+    const spoolDir = join(dir, 'spool');
+    const other = new UsageSpool(dir, log, 'b');
+    await other.append(report('mine'));
+    // pid 2^22 + 1 is above Linux's pid_max default range: no such process
+    writeFileSync(join(spoolDir, 'usage-4194305-dead.jsonl'), `${JSON.stringify(report('orphan'))}\n`);
+    writeFileSync(join(spoolDir, `usage-1-init.jsonl`), `${JSON.stringify(report('pid1'))}\n`);
+    const seen: string[] = [];
+    await new UsageSpool(dir, log, 'c').replay(async (r) => void seen.push(r.request_id));
+    // 'mine' belongs to this live process (same pid, other tag) only when the tag matches: it is not adopted
+    expect(seen).to.deep.equal(['orphan']);
+    expect(readdirSync(spoolDir).sort()).to.deep.equal(['usage-1-init.jsonl', `usage-${process.pid}-b.jsonl`]);
+  });
+});
