@@ -72,6 +72,8 @@ export class MessagesUpstream implements Responder {
       this.flights.set(x.req, flight);
       const onAbort = (): void => this.abort(flight);
       x.signal.addEventListener('abort', onAbort, { once: true });
+      // Settles once; then stops the upstream. Marking done first matters: destroying the upstream can emit its
+      // close synchronously, and that must not be taken for a lost connection.
       flight.settle = (r) => {
         if (flight.done) return;
         flight.done = true;
@@ -79,6 +81,8 @@ export class MessagesUpstream implements Responder {
         clearTimeout(flight.idleTimer);
         x.signal.removeEventListener('abort', onAbort);
         resolve(r);
+        flight.upstreamReq?.destroy();
+        flight.upstreamRes?.destroy();
       };
       // No answer at all in time: nothing was reported or seen, so nothing is billed.
       flight.headersTimer = setTimeout(() => this.fail(flight, new UpstreamHeadersTimeoutError(), false), this.o.timeoutMs);
@@ -178,10 +182,7 @@ export class MessagesUpstream implements Responder {
     res.on('data', (chunk: Buffer) => {
       this.armIdle(flight);
       reader.feed(chunk);
-      if (reader.garbage) {
-        res.destroy();
-        this.fail(flight, new UpstreamError('The upstream sent a malformed event stream.'));
-      }
+      if (reader.garbage) this.fail(flight, new UpstreamError('The upstream sent a malformed event stream.'));
     });
     const finish = (): void => {
       if (flight.done) return;
@@ -200,16 +201,11 @@ export class MessagesUpstream implements Responder {
 
   private armIdle(flight: Flight): void {
     clearTimeout(flight.idleTimer);
-    flight.idleTimer = setTimeout(() => {
-      flight.upstreamRes?.destroy();
-      this.fail(flight, new UpstreamBodyTimeoutError());
-    }, this.o.timeoutMs);
+    flight.idleTimer = setTimeout(() => this.fail(flight, new UpstreamBodyTimeoutError()), this.o.timeoutMs);
   }
 
   /** The client left or the key was revoked: stop the upstream at once and meter what was generated. */
   private abort(flight: Flight): void {
-    flight.upstreamReq?.destroy();
-    flight.upstreamRes?.destroy();
     const reason = abortReason(flight.x.signal);
     flight.settle({
       usage: this.meteredUsage(flight, flight.upstreamReq !== undefined),
@@ -221,8 +217,8 @@ export class MessagesUpstream implements Responder {
   /** `processed`: the upstream accepted the request (it failed later), so what it used is metered. */
   private fail(flight: Flight, error: GatewayError, processed = true): void {
     if (flight.done) return;
-    flight.upstreamReq?.destroy();
-    flight.upstreamRes?.destroy();
+    // The client went away first (http-proxy-3 then drops the upstream too): that is a disconnect, not a failure.
+    if (flight.x.signal.aborted || flight.x.res.destroyed) return this.abort(flight);
     flight.settle({ usage: this.meteredUsage(flight, processed), outcome: 'upstream_error', error });
   }
 

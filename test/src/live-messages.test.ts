@@ -1,0 +1,274 @@
+import { expect } from 'chai';
+import Anthropic from '@anthropic-ai/sdk';
+import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
+import { readLedger, waitForLedger } from './harness/ledger.js';
+import { sleep } from './harness/clock.js';
+
+const UPSTREAM_KEY = 'upstream-secret-key';
+const hello = (model = 'alpha-sonnet-5', extra: Record<string, unknown> = {}) => ({
+  model,
+  max_tokens: 200,
+  messages: [{ role: 'user' as const, content: 'Hello upstream' }],
+  ...extra,
+});
+
+/** Raw SSE events of a response body: [name, data] pairs. */
+function sseEvents(text: string): Array<[string, string]> {
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim() !== '')
+    .map((b) => {
+      const lines = b.split('\n');
+      return [lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '', lines.find((l) => l.startsWith('data: '))?.slice(6) ?? ''];
+    });
+}
+
+describe('live keys through a Messages-API upstream', function () {
+  this.timeout(30_000);
+  let fake: MessagesFake;
+  let gw: TestGateway;
+  let key: CreatedKey;
+  let uk: CreatedKey;
+
+  before(async function () {
+    fake = await startMessagesFake({ apiKey: UPSTREAM_KEY });
+    gw = await new TestGateway({
+      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: UPSTREAM_KEY, UPSTREAM_TIMEOUT_MS: '1500', LEASE_TTL_MS: '3000' },
+    }).start();
+    key = await createKey(gw, { env: 'live', plan: { name: 'live-plan', concurrency: 20 } });
+    uk = await createKey(gw, { env: 'live', residency: 'uk', account: key.account_id });
+  });
+  after(async () => {
+    await gw.stop();
+    await fake.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const sdk = (k: CreatedKey = key) => new Anthropic({ apiKey: k.key, baseURL: gw.baseURL, maxRetries: 0 });
+  const raw = (body: unknown, headers: Record<string, string> = {}, k: CreatedKey = key, path = '/v1/messages') =>
+    fetch(gw.url(path), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': k.key, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('forwards a message with the upstream id, the gateway credential and the client version and betas', async function () {
+    fake.enqueue({ content: [{ type: 'text', text: 'Hi from upstream' }], usage: { input_tokens: 21, output_tokens: 5 } });
+    const { data, response } = await sdk()
+      .beta.messages.create({ ...hello(), betas: ['beta-one', 'beta-two'] })
+      .withResponse();
+    expect(data.content).to.deep.equal([{ type: 'text', text: 'Hi from upstream' }]);
+    expect(data.model).to.equal('alpha-sonnet-5');
+    expect(data.usage.input_tokens).to.equal(21);
+    expect(response.headers.get('x-gateway-model')).to.equal('eu.anthropic.alpha-sonnet-5-v1:0');
+    const seen = fake.requests[0];
+    expect(seen?.region).to.equal('eu-central-1');
+    // SDK 1.x marks beta calls only with the anthropic-beta header; the path carries no qualifier
+    expect(seen?.url).to.equal('/eu-central-1/v1/messages');
+    expect((seen?.json as { model: string }).model).to.equal('eu.anthropic.alpha-sonnet-5-v1:0');
+    expect(seen?.headers['x-api-key']).to.equal(UPSTREAM_KEY);
+    expect(seen?.headers['authorization']).to.equal(undefined);
+    expect(JSON.stringify(seen?.headers)).to.not.contain(key.key);
+    expect(seen?.headers['anthropic-version']).to.equal('2026-10-21');
+    expect(seen?.headers['anthropic-beta']).to.equal('beta-one,beta-two');
+    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === response.headers.get('request-id')));
+    const row = rows.find((x) => x.request_id === response.headers.get('request-id'));
+    // a client that marks the beta route with ?beta=true (SDK 0.x) keeps it upstream
+    fake.enqueue({});
+    expect((await raw(hello(), { 'anthropic-beta': 'beta-one' }, key, '/v1/messages?beta=true')).status).to.equal(200);
+    expect(fake.requests[1]?.url).to.equal('/eu-central-1/v1/messages?beta=true');
+    expect(row).to.deep.include({ environment: 'live', model: 'alpha-sonnet-5', input_tokens: 21, output_tokens: 5, outcome: 'ok' });
+    // 21 × 3.30 + 5 × 16.50 per million = 0.0001518 GBP = 15180 × 1e-8
+    expect(row?.cost_units).to.equal(21 * 330 + 5 * 1650);
+  });
+
+  it('streams text, thinking and tool use through the SDK, and meters exactly what the upstream reported', async function () {
+    fake.enqueue({
+      content: [
+        { type: 'thinking', thinking: 'Let me think about the weather.', signature: 'sig-abc' },
+        { type: 'text', text: 'Checking the weather for you now.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'London', units: 'celsius', days: [1, 2] } },
+      ],
+      usage: { input_tokens: 120, output_tokens: 48, cache_creation_input_tokens: 64, cache_read_input_tokens: 300 },
+      chunkSize: 5,
+      pingAfterStart: true,
+    });
+    const stream = sdk().messages.stream(hello());
+    const final = await stream.finalMessage();
+    expect(final.content.map((b) => b.type)).to.deep.equal(['thinking', 'text', 'tool_use']);
+    const [thinking, text, tool] = final.content;
+    expect(thinking?.type === 'thinking' ? [thinking.thinking, thinking.signature] : []).to.deep.equal(['Let me think about the weather.', 'sig-abc']);
+    expect(text?.type === 'text' ? text.text : '').to.equal('Checking the weather for you now.');
+    expect(tool?.type === 'tool_use' ? tool.input : {}).to.deep.equal({ city: 'London', units: 'celsius', days: [1, 2] });
+    expect(final.stop_reason).to.equal('tool_use');
+    expect(final.usage).to.deep.include({ input_tokens: 120, output_tokens: 48, cache_creation_input_tokens: 64, cache_read_input_tokens: 300 });
+    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.input_tokens === 120));
+    const row = rows.find((x) => x.input_tokens === 120);
+    expect(row).to.deep.include({ output_tokens: 48, cache_creation_input_tokens: 64, cache_read_input_tokens: 300 });
+    expect(row?.billable_units).to.equal(120 + 48 + 80 + 30);
+    expect(row?.cost_units).to.equal(120 * 330 + 48 * 1650 + 64 * 415 + 300 * 33);
+  });
+
+  it('passes every event byte for byte except the model of message_start', async function () {
+    const plan = {
+      content: [{ type: 'text' as const, text: 'Exactly these bytes, "quoted", ünïcödé and emoji 🙂 across chunks.' }],
+      usage: { input_tokens: 9, output_tokens: 17 },
+      chunkSize: 7,
+      pingAfterStart: true,
+    };
+    fake.enqueue(plan, plan);
+    const direct = await fetch(`${fake.url}/eu-central-1/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': UPSTREAM_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ ...hello(), model: 'eu.anthropic.alpha-sonnet-5-v1:0', stream: true }),
+    });
+    const viaGateway = await raw({ ...hello(), stream: true });
+    expect(viaGateway.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
+    const a = sseEvents(await direct.text());
+    const b = sseEvents(await viaGateway.text());
+    expect(b.map((e) => e[0])).to.deep.equal(a.map((e) => e[0]));
+    expect(a[0]?.[0]).to.equal('message_start');
+    const startA = JSON.parse(a[0]?.[1] ?? '{}') as { message: Record<string, unknown> };
+    const startB = JSON.parse(b[0]?.[1] ?? '{}') as { message: Record<string, unknown> };
+    expect(startB.message['model']).to.equal('alpha-sonnet-5');
+    expect({ ...startB.message, model: '', id: '' }).to.deep.equal({ ...startA.message, model: '', id: '' });
+    expect(b.slice(1)).to.deep.equal(a.slice(1));
+  });
+
+  it('aborts the upstream, frees the slot and meters what was generated when the client disconnects', async function () {
+    const k = await createKey(gw, { env: 'live', plan: { name: 'live-c1', concurrency: 1 } });
+    fake.enqueue({ content: [{ type: 'text', text: 'word '.repeat(200) }], chunkSize: 10, gapMs: 30, usage: { input_tokens: 50, output_tokens: 400 } });
+    const controller = new AbortController();
+    const res = await raw({ ...hello(), stream: true }, {}, k);
+    const requestId = res.headers.get('request-id');
+    const reader = res.body!.getReader();
+    let received = '';
+    while (received.split('content_block_delta').length < 6) received += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    controller.abort();
+    await fake.waitFor((r) => r[0]?.clientAborted === true, 5_000);
+    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === requestId));
+    const row = rows.find((x) => x.request_id === requestId);
+    expect(row?.outcome).to.equal('client_disconnect');
+    expect(row?.input_tokens).to.equal(50);
+    expect(row?.output_tokens).to.be.greaterThan(1).and.lessThan(400);
+    // the slot is free again
+    fake.enqueue({});
+    expect((await raw(hello(), {}, k)).status).to.equal(200);
+  });
+
+  it('ends the stream with event: error when the upstream connection resets mid-stream, and meters it', async function () {
+    fake.enqueue({ content: [{ type: 'text', text: 'a'.repeat(400) }], chunkSize: 20, dropAfterDeltas: 5, usage: { input_tokens: 33, output_tokens: 100 } });
+    const res = await raw({ ...hello(), stream: true });
+    const events = sseEvents(await res.text());
+    expect(events.filter((e) => e[0] === 'content_block_delta').length).to.equal(5);
+    const last = events.at(-1);
+    expect(last?.[0]).to.equal('error');
+    expect((JSON.parse(last?.[1] ?? '{}') as { error: { type: string } }).error.type).to.equal('api_error');
+    const id = res.headers.get('request-id');
+    const row = (await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === id))).find((x) => x.request_id === id);
+    expect(row?.outcome).to.equal('upstream_error');
+    expect(row?.input_tokens).to.equal(33);
+    expect(row?.output_tokens).to.equal(25); // 100 characters seen, about 4 a token
+  });
+
+  it('answers 504 timeout_error when the upstream never answers, and an error event when it stalls mid-stream', async function () {
+    fake.enqueue({ hangBeforeHeaders: true });
+    const err = await sdk().messages.create(hello()).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Anthropic.GatewayTimeoutError);
+    fake.enqueue({ content: [{ type: 'text', text: 'b'.repeat(100) }], chunkSize: 10, hangAfterDeltas: 2 });
+    const stream = sdk().messages.stream(hello());
+    const streamErr = await stream.finalMessage().catch((e: unknown) => e);
+    expect(String(streamErr)).to.contain('timeout_error');
+  });
+
+  it('maps upstream errors: throttling to 529, failures to 502, the client\'s own mistakes kept', async function () {
+    fake.enqueue({ errorBefore: { status: 429, type: 'rate_limit_error', message: 'slow down', retryAfterSeconds: 3 } });
+    expect(await sdk().messages.create(hello()).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
+    fake.enqueue({ errorBefore: { status: 500 } });
+    const e500 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(e500.status).to.equal(502);
+    expect((e500.error as { error: { type: string } }).error.type).to.equal('api_error');
+    fake.enqueue({ errorBefore: { status: 400, message: 'messages.0.content: tool_use ids must be unique' } });
+    const e400 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(e400.status).to.equal(400);
+    expect(e400.message).to.contain('tool_use ids must be unique');
+    fake.enqueue({ errorBefore: { status: 529 } });
+    expect(await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
+  });
+
+  it('never calls a region but eu-west-2 for a uk key, and never tries another region when it fails', async function () {
+    fake.setBehaviour({});
+    for (const model of ['alpha-sonnet-4-6', 'alpha-opus-4-6', 'alpha-sonnet-4-6-20260217']) {
+      await sdk(uk).messages.create(hello(model));
+      await sdk(uk).messages.stream(hello(model)).finalMessage();
+    }
+    expect(await sdk(uk).messages.create(hello('alpha-haiku-4-5')).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.PermissionDeniedError);
+    fake.setBehaviour({ errorBefore: { status: 503 } });
+    await sdk(uk).messages.create(hello('alpha-sonnet-4-6')).catch(() => undefined);
+    expect(fake.requests.length).to.equal(7);
+    expect(new Set(fake.requests.map((r) => r.region))).to.deep.equal(new Set(['eu-west-2']));
+    expect(new Set(fake.requests.map((r) => (r.json as { model: string }).model))).to.deep.equal(
+      new Set(['anthropic.alpha-sonnet-4-6-v1:0', 'anthropic.alpha-opus-4-6-v1:0']),
+    );
+  });
+
+  it('cuts a live stream within 1 s of revocation and meters the tokens so far', async function () {
+    const k = await createKey(gw, { env: 'live', account: key.account_id });
+    fake.enqueue({ content: [{ type: 'text', text: 'tick '.repeat(300) }], chunkSize: 5, gapMs: 20, usage: { input_tokens: 40, output_tokens: 300 } });
+    const stream = sdk(k).messages.stream(hello());
+    let revokedAt = 0;
+    let deltas = 0;
+    stream.on('text', () => {
+      deltas += 1;
+      if (deltas === 5) {
+        revokedAt = Date.now();
+        void gw.ctl('keys', 'revoke', k.id);
+      }
+    });
+    const err = await stream.finalMessage().catch((e: unknown) => e);
+    expect(Date.now() - revokedAt).to.be.lessThan(1000);
+    expect(String(err)).to.contain('authentication_error');
+    await fake.waitFor((r) => r[0]?.clientAborted === true, 3_000);
+    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.key_id === k.id));
+    const row = rows.find((x) => x.key_id === k.id);
+    expect(row?.outcome).to.equal('revoked');
+    expect(row?.input_tokens).to.equal(40);
+    expect(row?.output_tokens).to.be.greaterThan(1).and.lessThan(300);
+  });
+
+  it('forwards count_tokens for live keys', async function () {
+    const r = await sdk().messages.countTokens({ model: 'alpha-sonnet-5', messages: [{ role: 'user', content: 'count me please' }] });
+    expect(r.input_tokens).to.be.greaterThan(0);
+    expect(fake.requests[0]?.path).to.equal('/eu-central-1/v1/messages/count_tokens');
+    expect((fake.requests[0]?.json as { model: string }).model).to.equal('eu.anthropic.alpha-sonnet-5-v1:0');
+  });
+
+  it('keeps usage reports while the policy service restarts, and records each exactly once', async function () {
+    this.timeout(40_000);
+    const k = await createKey(gw, { env: 'live', account: key.account_id });
+    fake.setBehaviour({ content: [{ type: 'text', text: 'slow '.repeat(40) }], chunkSize: 5, gapMs: 40, usage: { input_tokens: 11, output_tokens: 40 } });
+    const ids: string[] = [];
+    const streams = [0, 1, 2].map(async () => {
+      const res = await raw({ ...hello(), stream: true }, {}, k);
+      ids.push(res.headers.get('request-id') ?? '');
+      return res.text();
+    });
+    await sleep(500);
+    await gw.policy.stop('SIGKILL');
+    const bodies = await Promise.all(streams);
+    for (const b of bodies) expect(sseEvents(b).at(-1)?.[0]).to.equal('message_stop');
+    await sleep(1500);
+    expect(readLedger(gw.dataDir, 'key_id = ?', k.id)).to.have.length(0);
+    await gw.startPolicy(gw.policyPort);
+    const rows = await waitForLedger(gw.dataDir, (r) => r.filter((x) => x.key_id === k.id).length === 3, 15_000);
+    const mine = rows.filter((x) => x.key_id === k.id);
+    expect(mine.map((x) => x.request_id).sort()).to.deep.equal([...ids].sort());
+    expect(mine.every((x) => x.input_tokens === 11 && x.output_tokens === 40)).to.equal(true);
+    // replays keep coming (the spool retries on a timer), but the ledger applies each request id once
+    await sleep(2500);
+    expect(readLedger(gw.dataDir, 'key_id = ?', k.id)).to.have.length(3);
+    fake.setBehaviour(null);
+  });
+});
