@@ -1,8 +1,6 @@
 import type { PiiType } from './pii-types.js';
 
 // Ranks decide overlaps between recognizers: the higher rank wins, then the longer span.
-/** Look-alikes (UUIDs, hashes) that must hide anything inside them; never reported. */
-export const RANK_LOOKALIKE = 4;
 /** Types validated by a check digit (Luhn, mod 11, mod 97, …). */
 export const RANK_CHECKSUM = 3;
 /** Types reported only after their own context word ("passport", "DOB"): more specific than a format. */
@@ -10,11 +8,9 @@ export const RANK_CONTEXT = 2;
 /** Types validated by format or a library. */
 export const RANK_FORMAT = 1;
 
-export type CandidateType = PiiType | 'LOOKALIKE';
-
 /** A span proposed by one recognizer, before overlaps are resolved. */
 export interface Candidate {
-  type: CandidateType;
+  type: PiiType;
   start: number;
   end: number;
   rank: number;

@@ -3,7 +3,7 @@ import type { PiiType } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
 
 // Overlapping candidates are settled per cluster (a maximal run of transitively overlapping spans):
-// higher rank first (look-alikes, then checksummed types, then the rest), then the longer span, then the
+// higher rank first (checksummed types, then context-confirmed ones, then the rest), then the longer span, then the
 // earlier start, then the type's position in PII_TYPES, so the result never depends on recognizer order.
 // Clusters are almost always one or two spans; an occupancy array keeps the rare large one linear.
 
@@ -31,7 +31,7 @@ export interface ResolvedSpan {
 function settleCluster(cluster: Candidate[], from: number, to: number, out: ResolvedSpan[]): void {
   if (cluster.length === 1) {
     const only = cluster[0];
-    if (only !== undefined && only.type !== 'LOOKALIKE') out.push({ type: only.type, start: only.start, end: only.end });
+    if (only !== undefined) out.push({ type: only.type, start: only.start, end: only.end });
     return;
   }
   const occupied = new Uint8Array(to - from);
@@ -47,13 +47,13 @@ function settleCluster(cluster: Candidate[], from: number, to: number, out: Reso
     }
     if (!free) continue;
     occupied.fill(1, c.start - from, c.end - from);
-    if (c.type !== 'LOOKALIKE') kept.push({ type: c.type, start: c.start, end: c.end });
+    kept.push({ type: c.type, start: c.start, end: c.end });
   }
   kept.sort(compareByStart);
   for (const k of kept) out.push(k);
 }
 
-/** Non-overlapping spans sorted by start; look-alike spans are applied and dropped. */
+/** Non-overlapping spans sorted by start. */
 export function resolveOverlaps(candidates: Candidate[]): ResolvedSpan[] {
   const out: ResolvedSpan[] = [];
   if (candidates.length === 0) return out;

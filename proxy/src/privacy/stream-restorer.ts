@@ -7,7 +7,10 @@ export interface StreamRestorer {
    * that could still be the start of a token.
    */
   push(index: number, kind: RestoreKind, chunk: string): string;
-  /** At content_block_stop (or end of stream): everything still held for the block, restored where complete, raw otherwise. */
+  /**
+   * At content_block_stop (or end of stream): everything still held for the block, restored where
+   * complete, raw otherwise.
+   */
   flush(index: number): string;
 }
 

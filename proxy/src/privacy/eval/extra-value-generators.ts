@@ -3,7 +3,10 @@ import type { Prng } from './prng.js';
 // Valid values of the extra (context-dependent or EU) types; check digits computed independently of
 // the recognizers.
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
@@ -58,7 +61,9 @@ const CF_ODD: Readonly<Record<string, number>> = {
 
 export function itCodiceFiscale(r: Prng): string {
   const day = r.int(1, 28) + (r.chance(0.5) ? 40 : 0);
-  const body = `${r.letters(6, 'BCDFGLMNPRSTVZ')}${r.digits(2)}${r.letters(1, 'ABCDEHLMPRST')}${pad(day)}${r.letters(1, 'ABCDEFGHILM')}${r.digits(3)}`;
+  const name = r.letters(6, 'BCDFGLMNPRSTVZ');
+  const month = r.letters(1, 'ABCDEHLMPRST');
+  const body = `${name}${r.digits(2)}${month}${pad(day)}${r.letters(1, 'ABCDEFGHILM')}${r.digits(3)}`;
   let sum = 0;
   for (let i = 0; i < 15; i++) {
     const c = body.charAt(i);
@@ -86,7 +91,8 @@ export function frNir(r: Prng): string {
   const commune = pad(r.int(1, 999), 3);
   const order = pad(r.int(1, 999), 3);
   const key = pad(97 - (Number(`${sex}${yy}${mm}${dept}${commune}${order}`) % 97));
-  return r.chance(0.5) ? `${sex}${yy}${mm}${dept}${commune}${order}${key}` : `${sex} ${yy} ${mm} ${dept} ${commune} ${order} ${key}`;
+  const parts = [sex, yy, mm, dept, commune, order, key];
+  return parts.join(r.chance(0.5) ? '' : ' ');
 }
 
 export function deTaxId(r: Prng): string {

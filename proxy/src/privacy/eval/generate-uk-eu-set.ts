@@ -15,7 +15,10 @@ export const DEFAULT_SIZE = 3000;
 
 type Segment = (r: Prng, b: LabelledTextBuilder) => void;
 
-const NAMES = ['Sarah Jones', 'Tom Patel', 'Aoife Murphy', 'Jakub Nowak', 'Camille Martin', 'Lukas Schmidt', 'Giulia Rossi', 'Pablo Garcia'];
+const NAMES = [
+  'Sarah Jones', 'Tom Patel', 'Aoife Murphy', 'Jakub Nowak', 'Camille Martin', 'Lukas Schmidt', 'Giulia Rossi',
+  'Pablo Garcia',
+];
 
 function say(...parts: ReadonlyArray<string | [PiiType, string]>): Segment {
   return (_r, b) => {
@@ -56,6 +59,33 @@ const POSITIVES: ReadonlyArray<(r: Prng) => Segment> = [
   (r) => say('client_ip=', ['IP_ADDRESS', v.ipAddress(r)], ' status=403'),
   (r) => say('{"ip":"', ['IP_ADDRESS', v.ipAddress(r)], `","status":${r.pick([200, 401, 500])}}`),
   (r) => say('Blocked ', ['IP_ADDRESS', v.ipAddress(r)], ' after 5 failed attempts.'),
+  // Variations the templates above do not cover: no context word, URIs, markdown, other spellings.
+  (r) => {
+    const e = v.email(r);
+    return say('[', ['EMAIL', e], '](mailto:', ['EMAIL', e], ')');
+  },
+  (r) => say("Send it to '", ['EMAIL', v.email(r).toUpperCase()], "'."),
+  (r) => say(`${r.pick(NAMES)} - `, ['PHONE', v.phone(r)]),
+  (r) => {
+    const tel = r.chance(0.5) ? `+447${r.pick(['700', '911'])}${r.digits(6)}` : `+4420${r.digits(8)}`;
+    return say('<a href="tel:', ['PHONE', tel], '">call us</a>');
+  },
+  (r) => {
+    const mobile = `07${r.pick(['700', '911', '412'])}-${r.digits(3)}-${r.digits(3)}`;
+    return say('Ring me on ', ['PHONE', mobile], ' after 6pm.');
+  },
+  (r) => say('WhatsApp ', ['PHONE', v.phone(r)], ' or email.'),
+  (r) => say('nhs number ', ['UK_NHS', v.nhsFormatted(r)], ', gp surgery in leeds'),
+  (r) => say('NHS: ', ['UK_NHS', v.nhsDigits(r)]),
+  (r) => {
+    const postcode = v.postcode(r).toLowerCase().replace(/^(\S+?)(\d\w\w)$/, '$1 $2');
+    return say('ship to ', ['UK_POSTCODE', postcode], ' pls');
+  },
+  (r) => say('Card ', ['CARD', v.card(r).replace(/ /g, '-')], ' was declined.'),
+  // A port after an unbracketed IPv6 address is ambiguous ("2001:db8::1:8080" is itself an address).
+  (r) =>
+    say('Connect to [', ['IP_ADDRESS', v.ipAddress(r)], ']:443 or ', ['IP_ADDRESS', v.ipv4Address(r)], ':8080.'),
+  (r) => say('IBAN ', ['IBAN', v.iban(r).toLowerCase()], ' (personal account)'),
   (r) => say('Date of birth: ', ['DATE_OF_BIRTH', extra.dateOfBirth(r)]),
   (r) => say('She was born on ', ['DATE_OF_BIRTH', extra.dateOfBirth(r)], ' in Cardiff.'),
   (r) => say('Passport number: ', ['UK_PASSPORT', extra.ukPassport(r)]),

@@ -59,7 +59,10 @@ const NEGATIVES: ReadonlyArray<(r: Prng) => string> = [
   // timestamps
   (r) => `created_at: 17${r.digits(11)}`,
   (r) => `ts=${r.pick(['16', '17'])}${r.digits(8)} level=info msg="cache warm"`,
-  (r) => `at 2024-${String(r.int(1, 12)).padStart(2, '0')}-${String(r.int(10, 28))}T${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.digits(3)}Z`,
+  (r) => {
+    const month = String(r.int(1, 12)).padStart(2, '0');
+    return `at 2024-${month}-${r.int(10, 28)}T${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)}.${r.digits(3)}Z`;
+  },
   (r) => `Batch 2024${String(r.int(1, 12)).padStart(2, '0')}${r.int(10, 28)}${r.digits(6)} finished.`,
   (r) => `Meeting moved to ${r.int(10, 28)}/0${r.int(1, 9)}/2025 at ${r.int(9, 17)}:30.`,
   // UUIDs and digests
@@ -94,6 +97,14 @@ const NEGATIVES: ReadonlyArray<(r: Prng) => string> = [
   () => 'CO2 levels in room E12 3rd floor are fine; it is a B2B product.',
   () => 'Use QQ123456C as the placeholder NI number in the form.',
   (r) => `Product code TN${r.digits(6)}A and part AB${r.digits(6)}.`,
+  (r) => `Room ${r.int(100, 999)}, ext ${r.digits(4)}; flight BA ${r.digits(4)} departs ${r.int(10, 23)}:30.`,
+  (r) => `Logged 2024-0${r.int(1, 9)}-${r.int(10, 28)} ${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)} by cron.`,
+  (r) => {
+    const rows = `${r.int(1, 9)},${r.digits(3)},${r.digits(3)},${r.digits(3)}`;
+    return `Interest of ${r.int(1, 9)}.${r.digits(2)}% on £${r.int(1, 99)},${r.digits(3)}.00 and ${rows} rows.`;
+  },
+  (r) => `Shift ${r.int(10, 12)}:${r.int(10, 59)} - ${r.int(13, 18)}:${r.int(10, 59)}, call NHS 111 if unwell.`,
+  (r) => `iface fe80::${hex(r, 4)}%eth0 and ::1 are local.`,
   // code
   (r) => `const id = ${r.int(1, 9)}${r.digits(9)}; // from the orders table`,
   (r) => `SELECT * FROM events WHERE created_ms > 17${r.digits(11)} LIMIT 100;`,

@@ -8,14 +8,14 @@ function fixed(n: number | null): string {
 
 /** A plain-text table of per-type counts and metrics. */
 export function formatScores(title: string, scores: Scores, coreTypes: ReadonlySet<PiiType>): string {
-  const lines = [title, 'type                 gold  pred    tp    fp    fn  precision  recall      f1  exact-f1'];
+  const lines = [title, `${'type'.padEnd(26)}  gold  pred    tp    fp    fn  precision  recall      f1  exact-f1`];
   for (const [type, t] of scores) {
     const m = metricsOf(t);
     const mark = coreTypes.has(type) ? '' : ' (extra)';
     lines.push(
       [
-        `${type}${mark}`.padEnd(19),
-        String(t.tp + t.fn).padStart(6),
+        `${type}${mark}`.padEnd(26),
+        String(t.tp + t.fn).padStart(5),
         String(t.tp + t.fp).padStart(5),
         String(t.tp).padStart(5),
         String(t.fp).padStart(5),

@@ -42,7 +42,12 @@ function parseArgs(args: readonly string[]): Options {
   return options;
 }
 
-function evaluate(title: string, corpus: readonly LabelledText[], types: readonly PiiType[], showErrors: boolean): string {
+function evaluate(
+  title: string,
+  corpus: readonly LabelledText[],
+  types: readonly PiiType[],
+  showErrors: boolean,
+): string {
   const scores = emptyScores(types);
   const errors: string[] = [];
   for (const sample of corpus) {
@@ -50,7 +55,8 @@ function evaluate(title: string, corpus: readonly LabelledText[], types: readonl
       if (!showErrors) continue;
       const before = sample.text.slice(Math.max(0, e.start - 30), e.start);
       const after = sample.text.slice(e.end, e.end + 20);
-      errors.push(`  ${e.kind} ${e.type}: ${JSON.stringify(before)} [${sample.text.slice(e.start, e.end)}] ${JSON.stringify(after)}`);
+      const value = sample.text.slice(e.start, e.end);
+      errors.push(`  ${e.kind} ${e.type}: ${JSON.stringify(before)} [${value}] ${JSON.stringify(after)}`);
     }
   }
   const table = formatScores(title, scores, new Set<PiiType>(CORE_PII_TYPES));
@@ -64,9 +70,10 @@ export async function runEval(args: readonly string[]): Promise<string> {
   // nothing else: it labels none of our extra types.
   const presidioTypes = [...new Set<PiiType>([...CORE_PII_TYPES, ...Object.values(PRESIDIO_LABELS)])];
   const ukEu = generateUkEuSet(options.seed, options.size);
+  const match = 'overlap match, same type';
   return [
-    evaluate(`presidio-research synth_dataset_v2: ${presidio.length} texts; overlap match, same type`, presidio, presidioTypes, options.showErrors),
-    evaluate(`generated UK/EU set (seed ${options.seed}): ${ukEu.length} texts; overlap match, same type`, ukEu, PII_TYPES, options.showErrors),
+    evaluate(`presidio-research synth_dataset_v2: ${presidio.length} texts; ${match}`, presidio, presidioTypes, options.showErrors),
+    evaluate(`generated UK/EU set (seed ${options.seed}): ${ukEu.length} texts; ${match}`, ukEu, PII_TYPES, options.showErrors),
   ].join('\n');
 }
 

@@ -4,14 +4,31 @@ import type { Prng } from './prng.js';
 // Valid values in the ways people write them. Check digits are computed here independently of the
 // recognizers (only IBAN uses a library, ibantools), so a checksum bug in a recognizer shows up as misses.
 
-const FIRST = ['james', 'olivia', 'amelia', 'harry', 'isla', 'noah', 'sophie', 'liam', 'chloe', 'oscar', 'maria', 'luca', 'anna', 'jakub', 'zofia', 'pierre', 'camille', 'lukas', 'lena', 'sean', 'aoife', 'giulia', 'pablo', 'ines'];
-const LAST = ['smith', 'jones', 'taylor', 'brown', 'williams', 'wilson', 'evans', 'patel', 'khan', 'murphy', 'kowalski', 'nowak', 'dubois', 'martin', 'muller', 'schmidt', 'rossi', 'bianchi', 'garcia', 'lopez', 'obrien', 'walsh'];
-const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.co.uk', 'btinternet.com', 'nhs.net', 'example.co.uk', 'acme-corp.com', 'mail.gov.uk', 'firma.de', 'web.de', 'orange.fr', 'libero.it', 'wp.pl', 'uni.ac.uk', 'sales.eu.contoso.com', 'proton.me'];
+const FIRST = [
+  'james', 'olivia', 'amelia', 'harry', 'isla', 'noah', 'sophie', 'liam', 'chloe', 'oscar', 'maria', 'luca', 'anna',
+  'jakub', 'zofia', 'pierre', 'camille', 'lukas', 'lena', 'sean', 'aoife', 'giulia', 'pablo', 'ines',
+];
+const LAST = [
+  'smith', 'jones', 'taylor', 'brown', 'williams', 'wilson', 'evans', 'patel', 'khan', 'murphy', 'kowalski',
+  'nowak', 'dubois', 'martin', 'muller', 'schmidt', 'rossi', 'bianchi', 'garcia', 'lopez', 'obrien', 'walsh',
+];
+const DOMAINS = [
+  'gmail.com', 'outlook.com', 'yahoo.co.uk', 'btinternet.com', 'nhs.net', 'example.co.uk', 'acme-corp.com',
+  'mail.gov.uk', 'firma.de', 'web.de', 'orange.fr', 'libero.it', 'wp.pl', 'uni.ac.uk', 'sales.eu.contoso.com',
+  'proton.me',
+];
 
 export function email(r: Prng): string {
   const f = r.pick(FIRST);
   const l = r.pick(LAST);
-  const local = r.pick([`${f}.${l}`, `${f.charAt(0)}${l}`, `${f}_${l}${r.int(1, 99)}`, `${f}+${r.pick(['news', 'work', 'test'])}`, `${l}.${f}${r.int(70, 99)}`, `${f.toUpperCase()}.${l}`]);
+  const local = r.pick([
+    `${f}.${l}`,
+    `${f.charAt(0)}${l}`,
+    `${f}_${l}${r.int(1, 99)}`,
+    `${f}+${r.pick(['news', 'work', 'test'])}`,
+    `${l}.${f}${r.int(70, 99)}`,
+    `${f.toUpperCase()}.${l}`,
+  ]);
   return `${local}@${r.pick(DOMAINS)}`;
 }
 
@@ -77,7 +94,11 @@ export function nino(r: Prng): string {
   while (NINO_BANNED.has(prefix));
   const d = r.digits(6);
   const suffix = r.letters(1, 'ABCD');
-  return r.pick([`${prefix}${d}${suffix}`, `${prefix} ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4)} ${suffix}`, `${prefix} ${d} ${suffix}`]);
+  return r.pick([
+    `${prefix}${d}${suffix}`,
+    `${prefix} ${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4)} ${suffix}`,
+    `${prefix} ${d} ${suffix}`,
+  ]);
 }
 
 /** A 10-digit string with a valid NHS mod 11 check digit, first digit in an issued range. */
@@ -99,7 +120,8 @@ export function nhsFormatted(r: Prng): string {
 
 const IBAN_BBAN: Readonly<Record<string, string>> = {
   GB: 'aaaannnnnnnnnnnnnn', DE: 'nnnnnnnnnnnnnnnnnn', FR: 'nnnnnnnnnncccccccccccnn', ES: 'nnnnnnnnnnnnnnnnnnnn',
-  IT: 'annnnnnnnnncccccccccccc', NL: 'aaaannnnnnnnnn', IE: 'aaaannnnnnnnnnnnnn', BE: 'nnnnnnnnnnnn',
+  IT: 'annnnnnnnnncccccccccccc', NL: 'aaaannnnnnnnnn', IE: 'aaaannnnnnnnnnnnnn',
+  BE: 'nnnnnnnnnnnn',
   PL: 'nnnnnnnnnnnnnnnnnnnnnnnn', PT: 'nnnnnnnnnnnnnnnnnnnnn',
 };
 
@@ -108,7 +130,9 @@ export function iban(r: Prng): string {
   const pattern = IBAN_BBAN[country] ?? '';
   for (;;) {
     let bban = '';
-    for (const p of pattern) bban += p === 'n' ? r.digits(1) : p === 'a' ? r.letters(1) : r.letters(1, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
+    for (const p of pattern) {
+      bban += p === 'n' ? r.digits(1) : p === 'a' ? r.letters(1) : r.letters(1, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
+    }
     if (!isValidBBAN(bban, country)) continue;
     const compact = composeIBAN({ countryCode: country, bban });
     if (compact === null) continue;
@@ -132,24 +156,31 @@ export function card(r: Prng): string {
     const d = withLuhn(`3${r.pick(['4', '7'])}${r.digits(12)}`);
     return r.chance(0.5) ? d : `${d.slice(0, 4)} ${d.slice(4, 10)} ${d.slice(10)}`;
   }
-  const prefix = kind === 0 ? `4${r.digits(5)}` : kind === 1 ? `5${r.int(1, 5)}${r.digits(4)}` : `2${r.int(221, 720)}${r.digits(2)}`;
+  const prefix =
+    kind === 0 ? `4${r.digits(5)}` : kind === 1 ? `5${r.int(1, 5)}${r.digits(4)}` : `2${r.int(221, 720)}${r.digits(2)}`;
   const d = withLuhn(`${prefix}${r.digits(9)}`);
   const sep = r.pick(['', ' ', ' ', '-']);
   return sep === '' ? d : [d.slice(0, 4), d.slice(4, 8), d.slice(8, 12), d.slice(12)].join(sep);
 }
 
-const OUTWARD = ['SW1A', 'EC1A', 'W1A', 'M1', 'M14', 'B33', 'CR2', 'DN55', 'LS1', 'LS6', 'G2', 'EH1', 'CF10', 'BT1', 'NE1', 'BS8', 'OX1', 'CB2', 'L1', 'S10', 'NG7', 'LE1', 'E14', 'N1C', 'SE1', 'NW3', 'YO1', 'AB10', 'KY16', 'TR1', 'PL4', 'BN1', 'GU1', 'RG1', 'MK9'];
+const OUTWARD = [
+  'SW1A', 'EC1A', 'W1A', 'M1', 'M14', 'B33', 'CR2', 'DN55', 'LS1', 'LS6', 'G2', 'EH1', 'CF10', 'BT1', 'NE1', 'BS8',
+  'OX1', 'CB2', 'L1', 'S10', 'NG7', 'LE1', 'E14', 'N1C', 'SE1', 'NW3', 'YO1', 'AB10', 'KY16', 'TR1', 'PL4', 'BN1',
+  'GU1', 'RG1', 'MK9',
+];
 
 export function postcode(r: Prng): string {
   const inward = `${r.int(0, 9)}${r.letters(2, 'ABDEFGHJLNPQRSTUWXYZ')}`;
   return `${r.pick(OUTWARD)}${r.chance(0.9) ? ' ' : ''}${inward}`;
 }
 
+export function ipv4Address(r: Prng): string {
+  const first = r.pick([31, 51, 62, 81, 86, 92, 109, 145, 151, 176, 185, 193, 212, 217]);
+  return `${first}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`;
+}
+
 export function ipAddress(r: Prng): string {
-  if (r.chance(0.7)) {
-    const first = r.pick([31, 51, 62, 81, 86, 92, 109, 145, 151, 176, 185, 193, 212, 217]);
-    return `${first}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`;
-  }
+  if (r.chance(0.7)) return ipv4Address(r);
   const g = (): string => r.int(1, 0xffff).toString(16);
   return r.chance(0.5) ? `2a02:${g()}:${g()}:${g()}:${g()}:${g()}:${g()}:${g()}` : `2001:${g()}:${g()}::${g()}`;
 }

@@ -8,7 +8,6 @@ import { frNirRecognizer } from './fr-nir.js';
 import { ibanRecognizer } from './iban.js';
 import { ipAddressRecognizer } from './ip-address.js';
 import { itCodiceFiscaleRecognizer } from './it-codice-fiscale.js';
-import { lookalikeRecognizer } from './lookalike.js';
 import { phoneRecognizer } from './phone.js';
 import { plPeselRecognizer } from './pl-pesel.js';
 import { ukDrivingLicenceRecognizer } from './uk-driving-licence.js';
@@ -20,9 +19,8 @@ import { ukPostcodeRecognizer } from './uk-postcode.js';
 /** Recognizers whose matches may contain no digit (an omocodic codice fiscale can be all letters). */
 export const TEXT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([emailRecognizer, itCodiceFiscaleRecognizer]);
 
-/** Recognizers whose every match contains a digit: skipped for text without one. */
+/** Recognizers whose every match contains a digit: they scan only the windows around digits. */
 export const DIGIT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([
-  lookalikeRecognizer,
   ipAddressRecognizer,
   phoneRecognizer,
   ukNinoRecognizer,

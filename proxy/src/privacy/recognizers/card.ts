@@ -1,4 +1,4 @@
-import { hasContextBefore } from '../context.js';
+import { hasContextBefore, ID_LABEL_WORDS, idLabelRe } from '../context.js';
 import { RANK_CHECKSUM } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 
@@ -12,8 +12,7 @@ const CARD_RE = /(?<![\w+@.\/\-]|\d[ .\-])\d(?:[ -]?\d){11,18}(?![\w@]|[.,\-\/]?
 const GROUPED_RE = /^(?:\d{4}([ -])\d{4}\1\d{4}(?:\1\d{4}(?:\1\d{1,3})?)?|\d{4}([ -])\d{6}\2\d{4,5})$/;
 const COMPACT_RE = /^\d+$/;
 const CARD_CONTEXT_RE = /\b(?:card|cc|credit|debit|maestro|visa|mastercard|amex|pan)\b/i;
-const ID_CONTEXT_RE =
-  /\b(?:order|invoice|ref|reference|id|tracking|transaction|txn|ticket|case|serial|sku|batch|po|isbn|code|account|customer|booking)(?:[ _-]?(?:number|no\.?|num|id|#))?\W{0,4}$/i;
+const ID_CONTEXT_RE = idLabelRe(ID_LABEL_WORDS);
 
 /** Luhn (mod 10) check over a digit string. */
 export function isLuhnValid(digits: string): boolean {
@@ -65,18 +64,32 @@ export function isPlausibleCard(digits: string): boolean {
   }
 }
 
+/** Length of the card number at the start of `raw`, or 0: the whole run, or the run cut at a space. */
+function cardLength(raw: string): number {
+  let candidate = raw;
+  for (;;) {
+    if (COMPACT_RE.test(candidate) || GROUPED_RE.test(candidate)) {
+      const digits = candidate.replace(/[ -]/g, '');
+      if (isPlausibleCard(digits) && isLuhnValid(digits)) return candidate.length;
+    }
+    // A number after the card ("PAN: 4111 1111 1111 1111 148 High Street") joins the greedy match.
+    const space = candidate.lastIndexOf(' ');
+    if (space < 12) return 0;
+    candidate = candidate.slice(0, space);
+  }
+}
+
 function find(text: string, out: Candidate[]): void {
   CARD_RE.lastIndex = 0;
   for (let m = CARD_RE.exec(text); m !== null; m = CARD_RE.exec(text)) {
-    const raw = m[0];
-    if (!COMPACT_RE.test(raw) && !GROUPED_RE.test(raw)) continue;
-    const digits = raw.replace(/[ -]/g, '');
-    if (!isPlausibleCard(digits) || !isLuhnValid(digits)) continue;
+    const length = cardLength(m[0]);
+    if (length === 0) continue;
     // 12-digit Maestro and the retired 13-digit Visa look like ids: they need "card" context. An id label
     // right before ("order_id": …) rules a number out unless card context is there too.
-    const cardContext = hasContextBefore(text, m.index, 40, CARD_CONTEXT_RE);
-    if (!cardContext && (digits.length <= 13 || hasContextBefore(text, m.index, 24, ID_CONTEXT_RE))) continue;
-    out.push({ type: 'CARD', start: m.index, end: m.index + raw.length, rank: RANK_CHECKSUM });
+    const digitCount = length - (m[0].slice(0, length).match(/[ -]/g)?.length ?? 0);
+    const cardContext = hasContextBefore(text, m.index, 48, CARD_CONTEXT_RE, 'line');
+    if (!cardContext && (digitCount <= 13 || hasContextBefore(text, m.index, 24, ID_CONTEXT_RE))) continue;
+    out.push({ type: 'CARD', start: m.index, end: m.index + length, rank: RANK_CHECKSUM });
   }
 }
 

@@ -1,4 +1,4 @@
-import { forEachValueAfterContext } from '../context.js';
+import { forEachValueAfterContext, wordsRe } from '../context.js';
 import { RANK_CONTEXT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 
@@ -6,8 +6,13 @@ import type { Candidate, Recognizer } from '../recognizer.js';
 // ("DOB:", "born on", "date of birth") within a short window. Numeric (dd/mm/yyyy, mm/dd/yyyy, ISO) and
 // written forms ("3rd March 1985", "March 3, 1985") are accepted when the calendar date exists.
 
-const CONTEXT_RE =
-  /\b(?:d\.?o\.?b|date of birth|birth ?date|birthday|born(?: on| in)?|geburtsdatum|geboren(?: am)?|fecha de nacimiento|data di nascita|date de naissance|data urodzenia)\b/gi;
+const CONTEXT_RE = wordsRe(
+  [
+    'd\\.?o\\.?b', 'date of birth', 'birth ?date', 'birthday', 'born(?: on| in)?', 'geburtsdatum', 'geboren(?: am)?',
+    'fecha de nacimiento', 'data di nascita', 'date de naissance', 'data urodzenia',
+  ],
+  'gi',
+);
 const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
 const MONTH_NAME = `(?:${MONTHS})[a-z]{0,6}\\.?`;
 const DATE_RE = new RegExp(

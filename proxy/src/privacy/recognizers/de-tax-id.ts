@@ -1,4 +1,4 @@
-import { forEachValueAfterContext } from '../context.js';
+import { hasContextBefore } from '../context.js';
 import { RANK_CHECKSUM } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 
@@ -7,7 +7,7 @@ import type { Candidate, Recognizer } from '../recognizer.js';
 // check digit. An unformatted 11-digit run is too common to report without "Steuer-ID"-like context.
 
 const CONTEXT_RE =
-  /\b(?:steuer-?id(?:entifikationsnummer)?|steuerliche identifikationsnummer|identifikationsnummer|idnr|tax id|tin)\b/gi;
+  /\b(?:steuer-?id(?:entifikationsnummer)?|steuerliche identifikationsnummer|identifikationsnummer|idnr|tax id|tin)\b/i;
 const VALUE_RE = /(?<![\w+@.\/\-]|\d[ .\-])\d{2} ?\d{3} ?\d{3} ?\d{3}(?![\w@]|[.,\-\/]?\d)/g;
 
 export function isValidDeTaxId(digits: string): boolean {
@@ -31,12 +31,13 @@ export function isValidDeTaxId(digits: string): boolean {
   return check === digits.charCodeAt(10) - 48;
 }
 
+// Value first, then context: an 11-digit run is rarer in prose than the letters of a context word.
 function find(text: string, out: Candidate[]): void {
-  forEachValueAfterContext(text, CONTEXT_RE, VALUE_RE, 24, 14, (start, m) => {
-    if (isValidDeTaxId(m[0].replace(/ /g, ''))) {
-      out.push({ type: 'DE_TAX_ID', start, end: start + m[0].length, rank: RANK_CHECKSUM });
-    }
-  });
+  VALUE_RE.lastIndex = 0;
+  for (let m = VALUE_RE.exec(text); m !== null; m = VALUE_RE.exec(text)) {
+    if (!isValidDeTaxId(m[0].replace(/ /g, '')) || !hasContextBefore(text, m.index, 40, CONTEXT_RE, 'line')) continue;
+    out.push({ type: 'DE_TAX_ID', start: m.index, end: m.index + m[0].length, rank: RANK_CHECKSUM });
+  }
 }
 
 export const deTaxIdRecognizer: Recognizer = { name: 'de-tax-id', find };

@@ -39,34 +39,53 @@ function isWordChar(code: number): boolean {
 
 /** At least three non-empty groups and a digit: rejects code such as `a::b` or `dead::beef`. */
 function isReportableIPv6(value: string): boolean {
-  if (!/\d/.test(value) || !isIPv6(value)) return false;
+  // Count groups by hand first: it rejects most colon runs before the costlier checks.
   let groups = 0;
-  for (const g of value.split(':')) if (g.length > 0) groups++;
-  if (groups < 3) return false;
-  const range = ipaddr.IPv6.parse(value).range();
-  return !IGNORED_RANGES.has(range);
+  let inGroup = false;
+  for (let i = 0; i < value.length; i++) {
+    const colon = value.charCodeAt(i) === 58;
+    if (!colon && !inGroup) groups++;
+    inGroup = !colon;
+  }
+  if (groups < 3 || !/\d/.test(value) || !isIPv6(value)) return false;
+  return !IGNORED_RANGES.has(ipaddr.IPv6.parse(value).range());
 }
 
 function findIPv6(text: string, out: Candidate[]): void {
   let colon = text.indexOf(':');
   while (colon !== -1) {
+    // The maximal run of address characters around this colon; a run longer than any address is skipped
+    // whole, so each character is visited a bounded number of times.
     let start = colon;
-    while (start > 0 && colon - start < MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(start - 1))) start--;
-    let end = colon + 1;
-    while (end < text.length && end - start < MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(end))) end++;
+    while (start > 0 && colon - start <= MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(start - 1))) start--;
+    let runEnd = colon + 1;
+    while (runEnd < text.length && runEnd - start <= MAX_IPV6_LENGTH && isIPv6Char(text.charCodeAt(runEnd))) runEnd++;
+    if (runEnd - start > MAX_IPV6_LENGTH) {
+      while (runEnd < text.length && isIPv6Char(text.charCodeAt(runEnd))) runEnd++;
+      colon = text.indexOf(':', runEnd);
+      continue;
+    }
     // Trailing ':' or '.' is punctuation ("address fe80::1:" or end of sentence), not part of it.
+    let end = runEnd;
     while (end > colon && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 58)) end--;
     while (start < colon && text.charCodeAt(start) === 46) start++;
     const bounded =
       (start === 0 || !isWordChar(text.charCodeAt(start - 1))) &&
-      (end === text.length || !isWordChar(text.charCodeAt(end)));
-    if (end - start >= 3 && bounded && isReportableIPv6(text.slice(start, end))) {
-      out.push({ type: 'IP_ADDRESS', start, end, rank: RANK_FORMAT });
-    }
-    // Skip the whole run of address characters so each colon is looked at once.
-    let next = Math.max(end, colon + 1);
-    while (next < text.length && isIPv6Char(text.charCodeAt(next)) && text.charCodeAt(next) !== 58) next++;
-    colon = text.indexOf(':', next);
+      (runEnd === text.length || !isWordChar(text.charCodeAt(runEnd)));
+    if (end - start >= 3 && bounded) addIPv6(text.slice(start, end), start, out);
+    colon = text.indexOf(':', runEnd);
+  }
+}
+
+function addIPv6(value: string, start: number, out: Candidate[]): void {
+  if (isReportableIPv6(value)) {
+    out.push({ type: 'IP_ADDRESS', start, end: start + value.length, rank: RANK_FORMAT });
+    return;
+  }
+  // "2001:db8::1:8080" written with a port and no brackets: try without the last group.
+  const lastColon = value.lastIndexOf(':');
+  if (lastColon > 0 && isReportableIPv6(value.slice(0, lastColon))) {
+    out.push({ type: 'IP_ADDRESS', start, end: start + lastColon, rank: RANK_FORMAT });
   }
 }
 

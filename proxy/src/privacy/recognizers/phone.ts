@@ -1,17 +1,21 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { hasContextAfter, hasContextBefore } from '../context.js';
+import {
+  hasContextAfter,
+  hasContextBefore,
+  ID_LABEL_WORDS,
+  idLabelRe,
+  textBeforeSinceNumber,
+  wordsRe,
+} from '../context.js';
 import { RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
+import { PhoneValidator } from './phone-validation.js';
+import type { PhoneContext } from './phone-validation.js';
 
-// A regex proposes phone-shaped runs (digit groups with separators; the separator is mandatory between
-// two digit groups, so a digit run can be split one way only and backtracking stays bounded); cheap
-// checks (digit count, dates, id context) run before libphonenumber, which decides:
-//  - '+' prefix: possible for its country code;  '00' prefix: valid, or possible with phone context;
-//  - trunk '0': valid in GB (the default region), or possible in GB when written in groups (Ofcom's
-//    drama ranges such as 07700 900123 are "possible" only), or valid in a neighbour region with context;
-//  - otherwise: a North American shape valid in US, or valid in some region with phone context.
-// A bare digit run without '+', '0' or context (order ids, timestamps) is never a phone.
+// A regex proposes phone-shaped runs: digit groups with separators, the separator mandatory between two
+// digit groups so a digit run splits one way only and backtracking stays bounded. Cheap checks (length,
+// dates, IPv4 shapes) come first, then PhoneValidator (libphonenumber), then labels that say the number
+// is something else ("Order #", "ts=", an IBAN). A bare digit run without '+', a trunk '0' or phone
+// context (order ids, timestamps) is never a phone.
 
 const GROUP = String.raw`(?:\(\d{1,5}\)|\d{1,12})`;
 const SEP = String.raw`(?:[ .\-\/]{1,2}|\s?\(0\)\s?|(?<=\)))`;
@@ -25,33 +29,23 @@ const GROUP_RE = /\(\d{1,5}\)|\d+/g;
 const TRUNK_RE = /\(0\)/g;
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-const NANP_SHAPE_RE = /^(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}$/;
-// How UK numbers are printed: a 3-5 digit area code (maybe in brackets), then one or two groups.
-const UK_GROUPING_RE = /^\(?0\d{2,4}\)?(?:[ -]\d{3,6}){1,2}$/;
-const UK_MOBILE_RE = /^07\d{9}$/;
-const SEPARATOR_RE = /[ .\-\/()]/;
-
-const CONTEXT_BEFORE_RE =
-  /\b(?:phone|telephone|tel|mobile|mob|cell|cellphone|fax|call|calls|called|calling|ring|dial|sms|text me|whatsapp|contact|landline|desk|voicemail|answering|messages? (?:to|on)|reach (?:me|us|him|her|them))\b/i;
+const STRONG_START_RE = /^(?:\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
+const CONTEXT_BEFORE_RE = wordsRe([
+  'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
+  'ring', 'dial', 'sms', 'text me', 'whatsapp', 'contact', 'landline', 'desk', 'voicemail', 'answering',
+  'messages? (?:to|on)', 'reach (?:me|us|him|her|them)',
+]);
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
 // An id label right before the number ("Order #", "PO number", "ISBN") outweighs any phone context.
-const ID_CONTEXT_RE =
-  /\b(?:order|invoice|inv|ref|reference|id|account|acct|tracking|transaction|txn|ticket|case|serial|sku|batch|po|isbn|utr|ssn|nhs|nino|iban|card|policy|customer|booking|claim|version|passport|licen[cs]e|pesel|code|vat)(?:[ _-]?(?:number|no\.?|num|id|#))?\W{0,4}$/i;
-
-// Regions tried when context says "phone" but the number is national and not valid in GB.
-const FALLBACK_REGIONS: readonly CountryCode[] = [
-  'GB', 'IE', 'US', 'FR', 'DE', 'ES', 'IT', 'NL', 'BE', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI', 'AT', 'CH', 'CZ',
-  'HU', 'GR', 'AU', 'CA',
-];
-
-function parse(number: string, region?: CountryCode): PhoneNumber | undefined {
-  return region === undefined ? parsePhoneNumberFromString(number) : parsePhoneNumberFromString(number, region);
-}
-
-function validInSomeRegion(digits: string): boolean {
-  for (const region of FALLBACK_REGIONS) if (parse(digits, region)?.isValid() === true) return true;
-  return false;
-}
+const ID_CONTEXT_RE = idLabelRe([
+  ...ID_LABEL_WORDS, 'utr', 'ssn', 'nhs', 'nino', 'iban', 'card', 'version', 'passport', 'licen[cs]e', 'pesel', 'vat',
+]);
+// Digits continuing an IBAN-like group run ("GB00 WEST 0065 5101 …", a mistyped IBAN) are no phone.
+const IBAN_PREFIX_RE = /\b[A-Z]{2}\d{2}(?:[ -][A-Z0-9]{4}){0,7}[ -]$/;
+// A key=value or JSON key right before the number ("ts=", "\"order_id\": ") names what it is. Plain
+// "Word:" labels are prose ("Ring me: 0121…") and only count through ID_CONTEXT_RE.
+const KEY_BEFORE_RE = /(?:^|[\s,{;&?])(?:"([A-Za-z_][\w-]{0,30})"\s?:|([A-Za-z_][\w-]{0,30})=)\s?"?$/;
+const PHONE_KEY_RE = /phone|tel|mobile|mob|cell|fax|desk|office|home|work|landline|whatsapp|sms|contact|number|^no$/i;
 
 function digitsOf(main: string): string {
   return main.replace(TRUNK_RE, '').replace(/\D/g, '');
@@ -75,61 +69,82 @@ function startsWithDate(main: string): boolean {
   return (isDay(a) && isMonth(b)) || (isMonth(a) && isDay(b));
 }
 
-function accepts(main: string, digits: string, context: boolean): boolean {
-  if (digits.length < 7 || digits.length > 15) return false;
-  if (main.charCodeAt(0) === 43 /* + */) return parse(`+${digits}`)?.isPossible() === true;
-  if (digits.startsWith('00') && !digits.startsWith('000')) {
-    const p = parse(`+${digits.slice(2)}`);
-    return p !== undefined && (p.isValid() || (p.isPossible() && (context || SEPARATOR_RE.test(main))));
-  }
-  if (digits.charCodeAt(0) === 48 /* 0 */) {
-    const p = parse(digits, 'GB');
-    if (p?.isValid() === true) return true;
-    // Unallocated but well-formed UK numbers (Ofcom's drama ranges, 07700 900123) are still phone numbers.
-    const ukShaped = (UK_GROUPING_RE.test(main) || UK_MOBILE_RE.test(main)) && digits.length >= 10;
-    if (ukShaped && p?.isPossible() === true) return true;
-    return context && validInSomeRegion(digits);
-  }
-  if (NANP_SHAPE_RE.test(main) && parse(digits, 'US')?.isValid() === true) return true;
-  return context && validInSomeRegion(digits);
-}
-
 /** End (relative to `raw`) of the longest acceptable prefix of whole groups, or -1. */
-function acceptedLength(raw: string, contextBefore: boolean, contextAfter: boolean): number {
+function acceptedLength(validator: PhoneValidator, raw: string, around: PhoneContext): number {
+  // Fast path for digit-heavy text: without '+', a trunk '0' or a North American start, only phone
+  // context can make a number (or any shorter prefix of it) a phone.
+  if (!STRONG_START_RE.test(raw) && !around.phoneWords(true)) return -1;
   const ext = EXT_RE.exec(raw);
   const main = ext === null ? raw : raw.slice(0, ext.index);
   if (startsWithDate(main) || IPV4_SHAPE_RE.test(main)) return -1;
-  if (accepts(main, digitsOf(main), contextBefore || contextAfter)) return raw.length;
+  if (validator.accepts(main, digitsOf(main), around, true)) return raw.length;
   // The regex is greedy, so a phone followed by an unrelated number ("020 7946 0958 2 times") is retried
-  // without its trailing groups; only at a space: "978-0-306" or "10.0.19045" are one token, not a phone.
+  // without its trailing groups; only at a space (or ". " / ", "): "978-0-306" or "10.0.19045" are one
+  // token, not a phone.
   GROUP_RE.lastIndex = 0;
   const groupEnds: number[] = [];
   for (let g = GROUP_RE.exec(main); g !== null; g = GROUP_RE.exec(main)) groupEnds.push(g.index + g[0].length);
   for (let k = groupEnds.length - 2; k >= 0; k--) {
     const end = groupEnds[k] ?? 0;
-    if (main.charCodeAt(end) !== 32) continue;
+    const next = main.charCodeAt(end);
+    if (next !== 32 && !((next === 46 || next === 44) && main.charCodeAt(end + 1) === 32)) continue;
     const sub = main.slice(0, end);
     const digits = digitsOf(sub);
     if (digits.length < 7) break;
-    if (accepts(sub, digits, contextBefore)) return sub.length;
+    if (validator.accepts(sub, digits, around, false)) return sub.length;
   }
   return -1;
 }
 
+/** The context of the current candidate: one object reused for all, each answer computed at most once. */
+class CandidateContext implements PhoneContext {
+  private text = '';
+  private start = 0;
+  private end = 0;
+  private before: boolean | undefined;
+  private after: boolean | undefined;
+  private label: boolean | undefined;
+
+  reset(text: string, start: number, end: number): void {
+    this.text = text;
+    this.start = start;
+    this.end = end;
+    this.before = undefined;
+    this.after = undefined;
+    this.label = undefined;
+  }
+
+  phoneWords(wholeRun: boolean): boolean {
+    this.before ??= CONTEXT_BEFORE_RE.test(textBeforeSinceNumber(this.text, this.start, 32));
+    if (this.before || !wholeRun) return this.before;
+    this.after ??= hasContextAfter(this.text, this.end, 16, CONTEXT_AFTER_RE);
+    return this.after;
+  }
+
+  otherLabel(): boolean {
+    this.label ??= hasOtherLabel(this.text, this.start);
+    return this.label;
+  }
+}
+
+/** Whether the label right before the number says it is something else (an id, a key, an IBAN). */
+function hasOtherLabel(text: string, start: number): boolean {
+  if (hasContextBefore(text, start, 24, ID_CONTEXT_RE)) return true;
+  if (hasContextBefore(text, start, 40, IBAN_PREFIX_RE, 'line')) return true;
+  const key = KEY_BEFORE_RE.exec(text.slice(Math.max(0, start - 36), start));
+  return key !== null && !PHONE_KEY_RE.test(key[1] ?? key[2] ?? '');
+}
+
 function find(text: string, out: Candidate[]): void {
+  const validator = new PhoneValidator();
+  const around = new CandidateContext();
   PHONE_RE.lastIndex = 0;
   for (let m = PHONE_RE.exec(text); m !== null; m = PHONE_RE.exec(text)) {
     const raw = m[0];
-    // Cheap rejections first: libphonenumber costs tens of microseconds per parse.
     if (raw.length < 7) continue;
-    const start = m.index;
-    if (raw.charCodeAt(0) !== 43 && hasContextBefore(text, start, 24, ID_CONTEXT_RE)) continue;
-    const length = acceptedLength(
-      raw,
-      hasContextBefore(text, start, 40, CONTEXT_BEFORE_RE),
-      hasContextAfter(text, start + raw.length, 16, CONTEXT_AFTER_RE),
-    );
-    if (length > 0) out.push({ type: 'PHONE', start, end: start + length, rank: RANK_FORMAT });
+    around.reset(text, m.index, m.index + raw.length);
+    const length = acceptedLength(validator, raw, around);
+    if (length > 0) out.push({ type: 'PHONE', start: m.index, end: m.index + length, rank: RANK_FORMAT });
   }
 }
 

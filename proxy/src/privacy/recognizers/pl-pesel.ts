@@ -1,4 +1,4 @@
-import { forEachValueAfterContext } from '../context.js';
+import { hasContextBefore } from '../context.js';
 import { RANK_CHECKSUM } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 
@@ -6,7 +6,7 @@ import type { Candidate, Recognizer } from '../recognizer.js';
 // 2200s) and a weighted mod 10 check digit. Unformatted 11-digit runs are common (UK mobiles written
 // without spaces), and about 2% pass both checks, so "PESEL" must precede it.
 
-const CONTEXT_RE = /\bPESEL\b/gi;
+const CONTEXT_RE = /\bPESEL\b/i;
 const VALUE_RE = /(?<![\w+@.\/\-]|\d[ .\-])\d{11}(?![\w@]|[.,\-\/]?\d)/g;
 const WEIGHTS = [1, 3, 7, 9, 1, 3, 7, 9, 1, 3];
 const CENTURY_BY_MONTH_OFFSET: Readonly<Record<number, number>> = { 80: 1800, 0: 1900, 20: 2000, 40: 2100, 60: 2200 };
@@ -26,10 +26,13 @@ export function isValidPesel(digits: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+// Value first, then context: an 11-digit run is rarer in prose than the letters of a context word.
 function find(text: string, out: Candidate[]): void {
-  forEachValueAfterContext(text, CONTEXT_RE, VALUE_RE, 24, 11, (start, m) => {
-    if (isValidPesel(m[0])) out.push({ type: 'PL_PESEL', start, end: start + 11, rank: RANK_CHECKSUM });
-  });
+  VALUE_RE.lastIndex = 0;
+  for (let m = VALUE_RE.exec(text); m !== null; m = VALUE_RE.exec(text)) {
+    if (!isValidPesel(m[0]) || !hasContextBefore(text, m.index, 32, CONTEXT_RE, 'line')) continue;
+    out.push({ type: 'PL_PESEL', start: m.index, end: m.index + 11, rank: RANK_CHECKSUM });
+  }
 }
 
 export const plPeselRecognizer: Recognizer = { name: 'pl-pesel', find };

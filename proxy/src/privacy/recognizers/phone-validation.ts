@@ -1,0 +1,78 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+
+// The libphonenumber half of phone detection. Which check applies depends on how the number is written:
+//  - '+' prefix: possible for its country code;  '00' prefix: valid, or possible when grouped or in context;
+//  - trunk '0': valid in GB (the default region), or possible in GB when printed the UK way (Ofcom's drama
+//    ranges such as 07700 900123 are only "possible"), or valid in a neighbouring region with context;
+//  - otherwise: a North American shape valid in US, or valid in some region with phone context.
+// A parse costs 30-80 µs (libphonenumber compiles its metadata regexes on every call), so parses are
+// memoised per detect call, and context, which costs a slice and a regex, is only asked for when needed.
+
+const NANP_SHAPE_RE = /^(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}$/;
+// How UK numbers are printed: a 3-5 digit area code (maybe in brackets), then one or two groups.
+const UK_GROUPING_RE = /^\(?0\d{2,4}\)?(?:[ -]\d{3,6}){1,2}$/;
+const UK_MOBILE_RE = /^07\d{9}$/;
+const SEPARATOR_RE = /[ .\-\/()]/;
+
+// Regions tried when context says "phone" but the number is national and not valid in GB.
+const FALLBACK_REGIONS: readonly CountryCode[] = [
+  'GB', 'IE', 'US', 'FR', 'DE', 'ES', 'IT', 'NL', 'BE', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI', 'AT', 'CH', 'CZ',
+  'HU', 'GR', 'AU', 'CA',
+];
+
+/** What the text around a candidate says; each answer computed at most once per candidate. */
+export interface PhoneContext {
+  /** Phone words before the number, or (when `wholeRun`) also right after the whole run. */
+  phoneWords(wholeRun: boolean): boolean;
+  /** A label right before the number says it is something else ("Order #", "ts=", an IBAN). */
+  otherLabel(): boolean;
+}
+
+export class PhoneValidator {
+  // Lives for one detect call only: a longer-lived cache would keep personal data in memory.
+  private readonly parsed = new Map<string, PhoneNumber | null>();
+
+  /**
+   * Whether `main` (the number as written, extension removed) with these `digits` is a phone number.
+   * `wholeRun` is false for a number retried without trailing groups, whose after-context is not its
+   * own. Labels are asked before any parse, except for '+' numbers, which no id label overrides.
+   */
+  accepts(main: string, digits: string, around: PhoneContext, wholeRun: boolean): boolean {
+    if (digits.length < 7 || digits.length > 15) return false;
+    if (main.charCodeAt(0) === 43 /* + */) return this.parse(`+${digits}`)?.isPossible() === true;
+    const context = (): boolean => around.phoneWords(wholeRun);
+    const nanpShaped = NANP_SHAPE_RE.test(main);
+    const strong = digits.charCodeAt(0) === 48 /* 0 */ || nanpShaped;
+    if ((!strong && !context()) || around.otherLabel()) return false;
+    if (digits.startsWith('00') && !digits.startsWith('000')) {
+      const p = this.parse(`+${digits.slice(2)}`);
+      return p !== null && (p.isValid() || (p.isPossible() && (SEPARATOR_RE.test(main) || context())));
+    }
+    if (digits.charCodeAt(0) === 48 /* 0 */) {
+      const p = this.parse(digits, 'GB');
+      if (p?.isValid() === true) return true;
+      const ukShaped = digits.length >= 10 && (UK_GROUPING_RE.test(main) || UK_MOBILE_RE.test(main));
+      if (ukShaped && p?.isPossible() === true) return true;
+      return context() && this.validInSomeRegion(digits);
+    }
+    if (nanpShaped && this.parse(digits, 'US')?.isValid() === true) return true;
+    return context() && this.validInSomeRegion(digits);
+  }
+
+  private parse(number: string, region?: CountryCode): PhoneNumber | null {
+    const key = region === undefined ? number : `${region}${number}`;
+    let p = this.parsed.get(key);
+    if (p === undefined) {
+      const parsed = region === undefined ? parsePhoneNumberFromString(number) : parsePhoneNumberFromString(number, region);
+      p = parsed ?? null;
+      this.parsed.set(key, p);
+    }
+    return p;
+  }
+
+  private validInSomeRegion(digits: string): boolean {
+    for (const region of FALLBACK_REGIONS) if (this.parse(digits, region)?.isValid() === true) return true;
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+import { expect } from 'chai';
+import { dateOfBirthRecognizer } from '../../../src/privacy/recognizers/date-of-birth.js';
+import { findValues } from './find-values.js';
+
+describe('privacy/recognizers/date-of-birth', () => {
+  const find = (text: string): string[] => findValues(dateOfBirthRecognizer, text);
+
+  it('finds dates after birth context in numeric and written forms', () => {
+    expect(find('DOB: 14/07/1983')).to.deep.equal(['14/07/1983']);
+    expect(find('Date of birth 1983-07-14')).to.deep.equal(['1983-07-14']);
+    expect(find('She was born on 3rd March 1979 in Cardiff')).to.deep.equal(['3rd March 1979']);
+    expect(find('born March 3, 1979')).to.deep.equal(['March 3, 1979']);
+    expect(find('Birthday: 7/31/1990')).to.deep.equal(['7/31/1990']);
+  });
+
+  it('ignores dates without birth context and impossible dates', () => {
+    expect(find('Meeting on 14/07/2024')).to.deep.equal([]);
+    expect(find('DOB: 31/02/1983')).to.deep.equal([]);
+    expect(find('DOB: 14/13/1983')).to.deep.equal([]);
+    expect(find('Date of birth unknown. Appointment 14/07/2024 at the clinic, and much later text')).to.deep.equal([]);
+  });
+});
