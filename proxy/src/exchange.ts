@@ -32,6 +32,8 @@ export interface ExchangeResult {
 /**
  * Produces the response of an admitted request: the stub for test keys, the upstream for live ones.
  * Throws only before anything was sent; later failures come back in the result with the usage so far.
+ * Responders write the response but never end it: the route ends it once the usage is reported and the
+ * concurrency slot is back, so a client that sees the end can start its next request at once.
  */
 export interface Responder {
   respond(exchange: Exchange): Promise<ExchangeResult>;

@@ -25,9 +25,11 @@ export class UsageReporter {
     this.timer.unref();
   }
 
-  report(r: UsageReport): void {
+  /** Resolves once the report is delivered or spooled (never rejects). */
+  report(r: UsageReport): Promise<void> {
     const p = this.deliver(r).finally(() => this.pending.delete(p));
     this.pending.add(p);
+    return p;
   }
 
   /** Resolves when every report in flight has been delivered or spooled (for shutdown). */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { awayFromMinuteEdge, sleep } from './harness/clock.js';
+import { readLedger } from './harness/ledger.js';
 
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -89,6 +90,28 @@ describe('limits (in-process counters)', function () {
     expect(done.map((m) => m.stop_reason)).to.deep.equal(['end_turn', 'end_turn']);
     const after = await client.messages.create(hello);
     expect(after.type).to.equal('message');
+  });
+
+  it('gives the slot back before the client sees the end, so back-to-back requests at concurrency 1 all pass', async function () {
+    const k = await createKey(gw, { plan: { name: 'conc1-seq', concurrency: 1 } });
+    const client = new Anthropic({ apiKey: k.key, baseURL: gw.baseURL, maxRetries: 0 });
+    for (let i = 0; i < 15; i += 1) {
+      let requestId: string | null | undefined;
+      if (i % 3 === 0) {
+        const stream = client.messages.stream(hello);
+        const { response } = await stream.withResponse();
+        await stream.finalMessage();
+        requestId = response.headers.get('request-id');
+      }
+      else if (i % 3 === 1) requestId = (await client.messages.create(hello).withResponse()).request_id;
+      else {
+        const err = await client.messages.create(hello, { headers: { 'x-gateway-test-scenario': 'overloaded_error' } }).catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(Anthropic.OverloadedError);
+        requestId = (err as InstanceType<typeof Anthropic.APIError>).requestID;
+      }
+      // the moment the client has the whole response, the request is already in the ledger and its slot free
+      expect(readLedger(gw.dataDir, 'request_id = ?', requestId), `request ${i}`).to.have.length(1);
+    }
   });
 
   it('releases the slot when the client disconnects mid-stream', async function () {

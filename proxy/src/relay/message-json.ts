@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { TokenRestorer } from '../privacy/index.js';
 
-/** A whole Message as the response body, restored first in tokenise mode. */
-export function sendMessageJson(
+/** A whole Message as the response body, restored first in tokenise mode. The route ends the response. */
+export function writeMessageJson(
   res: ServerResponse,
   message: Record<string, unknown>,
   restorer: TokenRestorer | null,
@@ -13,6 +13,7 @@ export function sendMessageJson(
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json');
   res.setHeader('request-id', requestId);
-  res.setHeader('content-length', Buffer.byteLength(body));
-  res.end(body);
+  // No content-length on purpose: the response is chunked, so the client sees it complete only at res.end(),
+  // which the route calls once the concurrency slot is back.
+  res.write(body);
 }

@@ -45,10 +45,6 @@ export class SseRelay {
     else this.write(event);
   }
 
-  end(): void {
-    if (!this.closed) this.res.end();
-  }
-
   private write(event: StreamEvent): void {
     this.writeFrame(event.type, JSON.stringify(event));
   }

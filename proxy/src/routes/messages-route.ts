@@ -17,7 +17,6 @@ import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers
 import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
 import { applyPrivacy, formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
 import type { ProxyDeps } from '../proxy-deps.js';
-import { estimateTokens, requestText } from '../token-estimate.js';
 
 interface ParsedRequest {
   body: MessagesBody | undefined;
@@ -26,6 +25,8 @@ interface ParsedRequest {
   apiVersion: string;
   scenario: TestScenario | undefined;
   fields: { model: string; max_tokens: number; stream: boolean };
+  /** size of the body as sent: the worst case of its input tokens, for the overage reservation */
+  bodyBytes: number;
 }
 
 /** POST /v1/messages: authenticate → decide → transform → forward → relay → report. */
@@ -49,8 +50,9 @@ export function messagesRoute(deps: ProxyDeps) {
     const { body, restorer } = transform(deps, res, parsed.body as MessagesBody, grant);
     const result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
       apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
+    await report(deps, requestId, decision.decisionId, grant, result);
     if (result.error !== undefined) sendError(res, result.error, requestId, log);
-    report(deps, requestId, decision.decisionId, grant, result);
+    else if (!res.writableEnded) res.end();
   };
 }
 
@@ -74,6 +76,7 @@ async function parseRequest(req: Request): Promise<ParsedRequest> {
     apiVersion: typeof version === 'string' ? version : '',
     scenario: scenario instanceof Error ? undefined : scenario,
     fields: decisionFields(read.ok ? read.json : undefined),
+    bodyBytes: read.ok ? read.bytes : 0,
   };
 }
 
@@ -86,7 +89,7 @@ async function decide(deps: ProxyDeps, caller: Caller, parsed: ParsedRequest, lo
       model: parsed.fields.model,
       stream: parsed.fields.stream,
       max_tokens: parsed.fields.max_tokens,
-      input_tokens_estimate: parsed.body === undefined ? 0 : estimateTokens(requestText(parsed.body)),
+      input_tokens_estimate: Math.ceil(parsed.bodyBytes * 1.25),
       request_valid: parsed.problem === undefined,
     });
   } catch (err) {
@@ -131,15 +134,21 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
   }
 }
 
-/** Every admitted request is reported once: usage to the ledger, lease back to the pool. */
-function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
+/** How long the end of a response may wait for its usage report to land (it is spooled, never lost, after). */
+const REPORT_WAIT_MS = 1_000;
+
+/**
+ * Every admitted request is reported once: usage to the ledger, lease back to the pool. The response ends
+ * after this (or after REPORT_WAIT_MS when the policy service is slow to take it).
+ */
+async function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): Promise<void> {
   const u = result.usage;
   const env = grant.key.environment;
   deps.metrics.tokens.inc({ model: grant.model, kind: 'input', environment: env }, u.input_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'output', environment: env }, u.output_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_write', environment: env }, u.cache_creation_input_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_read', environment: env }, u.cache_read_input_tokens);
-  deps.reporter.report({
+  const delivered = deps.reporter.report({
     request_id: requestId,
     decision_id: decisionId,
     key_id: grant.key.key_id,
@@ -152,4 +161,7 @@ function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: G
     outcome: result.outcome,
     finished_unix_ms: Date.now(),
   });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([delivered, new Promise<void>((r) => (timer = setTimeout(r, REPORT_WAIT_MS)))]);
+  clearTimeout(timer);
 }

@@ -11,7 +11,7 @@ import {
 import { abortReason, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
 import type { TestScenario } from '../http/request-headers.js';
 import { SseRelay } from '../relay/sse-relay.js';
-import { sendMessageJson } from '../relay/message-json.js';
+import { writeMessageJson } from '../relay/message-json.js';
 import { estimateTokens, requestText } from '../token-estimate.js';
 import { buildStubReply, groupPieces, type StubReply } from './stub-reply.js';
 
@@ -63,7 +63,7 @@ export class StubResponder implements Responder {
       }
     }
     const usage = { input_tokens: reply.inputTokens, output_tokens: reply.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-    sendMessageJson(x.res, {
+    writeMessageJson(x.res, {
       id: newMessageId(),
       type: 'message',
       role: 'assistant',
@@ -130,7 +130,6 @@ export class StubResponder implements Responder {
       usage: { output_tokens: reply.outputTokens },
     });
     relay.send({ type: 'message_stop' });
-    relay.end();
     return { usage: { ...usage, output_tokens: reply.outputTokens }, outcome: 'ok' };
   }
 }

@@ -10,7 +10,7 @@ import {
   type Logger,
 } from '@gateway/shared';
 import { abortReason, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
-import { sendMessageJson } from '../relay/message-json.js';
+import { writeMessageJson } from '../relay/message-json.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
 import { meteredUsage } from './metering.js';
@@ -165,7 +165,7 @@ export class MessagesUpstream implements Responder {
         }
         flight.tap.observeMessage(message);
         message['model'] = flight.x.grant.model;
-        sendMessageJson(flight.x.res, message, flight.x.restorer, flight.x.requestId);
+        writeMessageJson(flight.x.res, message, flight.x.restorer, flight.x.requestId);
         flight.settle({ usage: flight.tap.usage, outcome: 'ok' });
       },
       () => this.fail(flight, new UpstreamError('The upstream connection broke before the message was complete.')),
@@ -187,7 +187,6 @@ export class MessagesUpstream implements Responder {
     const finish = (): void => {
       if (flight.done) return;
       if (relay.tap.stopped || reader.sawError) {
-        relay.end();
         flight.settle({ usage: this.meteredUsage(flight), outcome: reader.sawError ? 'upstream_error' : 'ok' });
         return;
       }

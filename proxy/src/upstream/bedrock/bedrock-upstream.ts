@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { UpstreamBodyTimeoutError, UpstreamError, UpstreamHeadersTimeoutError, type GatewayError } from '@gateway/shared';
 import { abortReason, type Exchange, type ExchangeResult, type Responder } from '../../exchange.js';
-import { sendMessageJson } from '../../relay/message-json.js';
+import { writeMessageJson } from '../../relay/message-json.js';
 import { SseRelay, type StreamEvent } from '../../relay/sse-relay.js';
 import { UsageTap } from '../../relay/usage-tap.js';
 import { estimateTokens, requestText } from '../../token-estimate.js';
@@ -109,7 +109,7 @@ class Call {
         }
         this.tap.observeMessage(message);
         message['model'] = this.x.grant.model;
-        sendMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
+        writeMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
         this.finish({ usage: { ...this.tap.usage }, outcome: 'ok' });
       },
       () => this.fail(new UpstreamError('The inference platform connection broke before the message was complete.')),
@@ -146,7 +146,6 @@ class Call {
     const end = (): void => {
       if (this.done) return;
       if (relay.tap.stopped) {
-        relay.end();
         this.finish({ usage: { ...relay.tap.usage }, outcome: 'ok' });
         return;
       }
