@@ -85,6 +85,8 @@ export interface GatewayOptions {
   dataDir?: string;
   /** extra proxies against the same policy service */
   proxies?: number;
+  /** counters in this Redis (a disposable server, or REDIS_URL) under this run's key prefix */
+  redis?: { url: string; keyPrefix: string };
 }
 
 /** A policy service and a proxy (or several), as separate processes over real gRPC, on a temp SQLite file. */
@@ -110,6 +112,7 @@ export class TestGateway {
       METRICS_HOST: '127.0.0.1',
       METRICS_PORT: '0',
       PORT: '0',
+      ...(this.options.redis === undefined ? {} : { REDIS_URL: this.options.redis.url, REDIS_KEY_PREFIX: this.options.redis.keyPrefix }),
       ...this.options.env,
     };
   }
