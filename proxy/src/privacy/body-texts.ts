@@ -1,6 +1,8 @@
 // The texts a Messages request carries, as slots that can be read and replaced in place: `system`
 // (string or text blocks), `messages[].content` (string or blocks), text blocks, `tool_result` content
-// (string or blocks), and `document` blocks with a text or content source (plus their title/context).
+// (string or blocks), `document` blocks with a text or content source (plus their title/context), and the
+// string values of earlier `tool_use` inputs (in tokenise mode those hold restored originals, which must not
+// go back upstream in clear on the next turn).
 // Images, base64 and URL sources, thinking blocks (signed) and unknown block types are left alone.
 
 export interface TextSlot {
@@ -43,6 +45,27 @@ function addDocument(block: Record<string, unknown>, slots: TextSlot[], depth: n
   else if (source['type'] === 'content') addContent(source, 'content', slots, depth);
 }
 
+/** Tool input is any JSON: every string value in it, nesting bounded. */
+const MAX_JSON_DEPTH = 32;
+
+function addJsonStrings(owner: Record<string, unknown> | unknown[], slots: TextSlot[], depth: number): void {
+  if (depth > MAX_JSON_DEPTH) return;
+  const entries: Array<[string | number, unknown]> = Array.isArray(owner) ? owner.map((v, i) => [i, v]) : Object.entries(owner);
+  for (const [key, value] of entries) {
+    if (typeof value === 'string') {
+      if (value.length === 0) continue;
+      slots.push({
+        text: value,
+        set(next: string): void {
+          (owner as Record<string | number, unknown>)[key] = next;
+        },
+      });
+    } else if (typeof value === 'object' && value !== null) {
+      addJsonStrings(value as Record<string, unknown> | unknown[], slots, depth + 1);
+    }
+  }
+}
+
 function addBlocks(blocks: unknown[], slots: TextSlot[], depth: number): void {
   if (depth > MAX_DEPTH) return;
   for (const block of blocks) {
@@ -57,6 +80,11 @@ function addBlocks(blocks: unknown[], slots: TextSlot[], depth: number): void {
       case 'document':
         addDocument(block, slots, depth);
         break;
+      case 'tool_use': {
+        const input = block['input'];
+        if (typeof input === 'object' && input !== null) addJsonStrings(input as Record<string, unknown>, slots, 0);
+        break;
+      }
       default:
         break;
     }

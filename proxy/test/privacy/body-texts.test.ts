@@ -24,6 +24,20 @@ describe('privacy/body-texts', () => {
     expect(body).to.deep.equal({ system: 'A', messages: [{ role: 'user', content: 'B' }] });
   });
 
+  it('includes the string values of earlier tool_use inputs, nested ones too, and writes them back', () => {
+    const body: Record<string, unknown> = {
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'send', input: { to: 'jane@example.com', cc: ['a@b.co'], n: 3, opts: { note: 'x' } } }] },
+      ],
+    };
+    const slots = collectTextSlots(body);
+    expect(slots.map((s) => s.text)).to.deep.equal(['jane@example.com', 'a@b.co', 'x']);
+    for (const slot of slots) slot.set(`<${slot.text}>`);
+    expect((body['messages'] as Array<{ content: Array<{ input: unknown }> }>)[0]?.content[0]?.input).to.deep.equal({
+      to: '<jane@example.com>', cc: ['<a@b.co>'], n: 3, opts: { note: '<x>' },
+    });
+  });
+
   it('stops at a bounded nesting depth', () => {
     let content: unknown[] = [{ type: 'text', text: 'deep' }];
     for (let i = 0; i < 50; i++) content = [{ type: 'tool_result', content }];
