@@ -24,11 +24,13 @@ import type { UsageLedger } from './db/usage-ledger.js';
 import { callableModels } from './decision-rules.js';
 import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
+import type { PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelEntry } from './models-list.js';
 import { usageSummary } from './usage-summary.js';
 
 export interface PolicyServerDeps {
   decisions: DecisionService;
+  metrics: PolicyMetrics;
   keys: KeyCache;
   catalogue: ModelCatalogue;
   ledger: UsageLedger;
@@ -73,8 +75,18 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
 
   const server = new grpc.Server();
   server.addService(service, {
-    Decide: unary(log, 'Decide', (req: DecideRequest) => decisions.decide(req)),
-    ReportUsage: unary(log, 'ReportUsage', (req: UsageReport) => decisions.report(req)),
+    Decide: unary(log, 'Decide', async (req: DecideRequest) => {
+      const stop = deps.metrics.decisionSeconds.startTimer({ operation: req.operation });
+      const d = await decisions.decide(req);
+      stop();
+      deps.metrics.decisions.inc({ operation: req.operation, outcome: d.outcome === 'deny' ? d.deny?.error_type ?? 'deny' : d.outcome ?? '' });
+      return d;
+    }),
+    ReportUsage: unary(log, 'ReportUsage', async (req: UsageReport) => {
+      const ack = await decisions.report(req);
+      deps.metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
+      return ack;
+    }),
     Release: unary(log, 'Release', async (req: ReleaseRequest) => {
       await decisions.release(req);
       return {};

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import type { GatewayConfig, Logger } from '@gateway/shared';
+import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
 import { createCounterStore } from './counters/create-counter-store.js';
@@ -10,6 +10,7 @@ import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
 import { KeyCache } from './key-cache.js';
 import { LastUsedTracker } from './last-used.js';
+import { PolicyMetrics } from './policy-metrics.js';
 
 export interface RunningPolicy {
   port: number;
@@ -42,7 +43,9 @@ export async function runPolicy(
   const lastUsed = new LastUsedTracker((batch) => admin.touchKeys(batch));
   lastUsed.start(5_000);
   const decisions = new DecisionService({ keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log });
-  const { server, closeStreams } = createPolicyServer({ decisions, keys, catalogue, ledger, counters, db, log });
+  const registry = createRegistry('policy');
+  const metrics = new PolicyMetrics(registry);
+  const { server, closeStreams } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
@@ -51,12 +54,15 @@ export async function runPolicy(
       (err, bound) => (err === null ? resolve(bound) : reject(err)),
     );
   });
-  log.info({ port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
+  // The policy service's /metrics sits on the port after the proxy's (0 stays 0: any free port).
+  const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
+  log.info({ port, metrics_port: metricsServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
 
   return {
     port,
     async stop() {
       closeStreams();
+      metricsServer.server.close();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       keys.stop();
       lastUsed.stop();

@@ -157,6 +157,10 @@ describe('HTTP surface', function () {
     const port = gw.proxiesRunning[0]?.lines.find((l) => l.msg === 'proxy listening')?.['metrics_port'];
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(text).to.match(/gateway_requests_total\{[^}]*route="messages"[^}]*\} \d+/);
+    const policyPort = gw.policy.lines.find((l) => l.msg === 'policy service listening')?.['metrics_port'];
+    const policyText = await (await fetch(`http://127.0.0.1:${policyPort}/metrics`)).text();
+    expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*operation="CREATE_MESSAGE"[^}]*outcome="allow"[^}]*\} [1-9]/);
+    expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*outcome="authentication_error"[^}]*\} [1-9]/);
   });
 });
 
