@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
-import { RedisServerProcess, startTestRedis, type TestRedis } from '@gateway/policy/test-support/redis';
+import { RedisServerProcess, startTestRedis, startTestRedisCluster, type TestRedis } from '@gateway/policy/test-support/redis';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
@@ -116,6 +116,38 @@ describe('two policy services sharing Redis and SQLite: limits do not multiply w
     const more = await Promise.all(Array.from({ length: 6 }, (_, i) => post(gw, k.key, { proxy: i % 2 }).then((r) => r.status)));
     expect(more.filter((s) => s === 200)).to.have.length(2);
     expect(more.filter((s) => s === 429)).to.have.length(4);
+  });
+});
+
+describe('the gateway on a 3-master Redis Cluster (REDIS_URL=redis+cluster://…)', function () {
+  this.timeout(60_000);
+  let cluster: TestRedis;
+  let gw: TestGateway;
+  before(async function () {
+    cluster = await startTestRedisCluster();
+    gw = await new TestGateway({ redis: cluster, proxies: 2 }).start();
+  });
+  after(async () => {
+    await gw.stop();
+    await cluster.dispose();
+  });
+
+  it('enforces windows and slots for accounts spread over the cluster\'s slots', async function () {
+    await awayFromMinuteEdge();
+    expect(cluster.url.startsWith('redis+cluster://')).to.equal(true);
+    const keys = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => createKey(gw, { plan: { name: `cl-${i}`, rpm: 3, concurrency: 1 } })));
+    for (const k of keys) {
+      // one after another, alternating proxies: exactly the window, then refusals
+      const seq: number[] = [];
+      for (let i = 0; i < 5; i += 1) seq.push((await post(gw, k.key, { proxy: i % 2 })).status);
+      expect(seq).to.deep.equal([200, 200, 200, 429, 429]);
+    }
+    // and a slot is a slot: a slow stream holds the only one
+    const k = await createKey(gw, { plan: { name: 'cl-slow', concurrency: 1 } });
+    const slow = post(gw, k.key, { headers: { 'x-gateway-test-scenario': 'slow_stream' } });
+    await sleep(300);
+    expect((await post(gw, k.key, { proxy: 1 })).status).to.equal(429);
+    expect((await slow).status).to.equal(200);
   });
 });
 
