@@ -74,7 +74,7 @@ export function routeInTier(catalogue: ModelCatalogue, model: CatalogueModel, ti
 
 /** Models this key can call: tier ∩ plan ∩ allowed_models, in catalogue order. */
 export function callableModels(catalogue: ModelCatalogue, entry: CachedKey): CatalogueModel[] {
-  return catalogue.models.filter((m) => m.routes[entry.record.residency] !== undefined && modelPermitted(entry, m));
+  return catalogue.models.filter((m) => m.routes[entry.residency] !== undefined && modelPermitted(entry, m));
 }
 
 export function isError<T>(v: T | GatewayError): v is GatewayError {

@@ -86,7 +86,7 @@ export class DecisionService {
     }
     const notPermitted = checkModelPermitted(entry, model);
     if (notPermitted !== undefined) return rejectWith(notPermitted);
-    const route = routeInTier(this.d.catalogue, model, entry.record.residency);
+    const route = routeInTier(this.d.catalogue, model, entry.residency);
     if (isError(route)) return rejectWith(route);
 
     const live = entry.record.environment === 'live';
@@ -252,7 +252,7 @@ function identity(entry: CachedKey): KeyIdentity {
     key_id: entry.record.id,
     account_id: entry.account.id,
     environment: entry.record.environment,
-    residency: entry.record.residency,
+    residency: entry.residency,
     privacy_mode: entry.record.privacy_mode,
   };
 }

@@ -1,10 +1,15 @@
-import { IpAllowlist, hashApiKey, type Logger } from '@gateway/shared';
+import { IpAllowlist, hashApiKey, type Logger, type Residency } from '@gateway/shared';
 import type { AdminStore } from './db/admin-store.js';
 import { effectiveLimits, type Account, type EffectiveLimits, type KeyRecord, type Plan } from './db/records.js';
 
 /** What a decision needs about a key, resolved once and kept in memory. */
 export interface CachedKey {
   record: KeyRecord;
+  /**
+   * The tier the key is held to: its own, narrowed to its plan's when the plan permits less (an account moved
+   * to a uk-only plan keeps its eu keys, but they may no longer leave London). Never wider than either.
+   */
+  residency: Residency;
   account: Account;
   limits: EffectiveLimits;
   allowlist: IpAllowlist | null;
@@ -30,7 +35,12 @@ export class KeyCache {
 
   start(pollMs: number): void {
     this.lastSeq = this.store.lastChangeSeq();
-    this.reloadAll();
+    try {
+      this.reloadAll();
+    } catch (err) {
+      // Keys are still found one by one on lookup; the next change retries the full load.
+      this.log.error({ err }, 'loading the key cache failed');
+    }
     this.timer = setInterval(() => this.poll(), pollMs);
     this.timer.unref();
   }
@@ -49,11 +59,16 @@ export class KeyCache {
     const hash = hashApiKey(apiKey);
     const hit = this.byHash.get(hash);
     if (hit !== undefined) return hit;
-    const record = this.store.findKeyByHash(hash);
-    if (record === undefined) return undefined;
-    const entry = this.resolve(record, new Map(), new Map());
-    if (entry !== undefined) this.byHash.set(hash, entry);
-    return entry;
+    try {
+      const record = this.store.findKeyByHash(hash);
+      if (record === undefined) return undefined;
+      const entry = this.resolve(record, new Map(), new Map());
+      if (entry !== undefined) this.byHash.set(hash, entry);
+      return entry;
+    } catch (err) {
+      this.log.error({ err }, 'key lookup failed');
+      return undefined;
+    }
   }
 
   accountOf(accountId: string): Account | undefined {
@@ -65,13 +80,14 @@ export class KeyCache {
     let changes;
     try {
       changes = this.store.changesSince(this.lastSeq);
+      if (changes.length === 0) return;
+      this.reloadAll();
     } catch (err) {
+      // Nothing is skipped: the same changes are read again on the next poll.
       this.log.error({ err }, 'key change poll failed');
       return;
     }
-    if (changes.length === 0) return;
     this.lastSeq = changes[changes.length - 1]?.seq ?? this.lastSeq;
-    this.reloadAll();
     for (const c of changes) {
       if (c.entity === 'key' && c.change === 'revoked') {
         for (const l of this.revokedListeners) l(c.entity_id);
@@ -85,8 +101,13 @@ export class KeyCache {
     this.accounts = accounts;
     const next = new Map<string, CachedKey>();
     for (const record of this.store.listKeys()) {
-      const entry = this.resolve(record, plans, accounts);
-      if (entry !== undefined) next.set(record.key_hash, entry);
+      try {
+        const entry = this.resolve(record, plans, accounts);
+        if (entry !== undefined) next.set(record.key_hash, entry);
+      } catch (err) {
+        // One bad row must not take every key down; this key is simply not admitted.
+        this.log.error({ err, key_id: record.id }, 'skipping a key that cannot be loaded');
+      }
     }
     this.byHash = next;
   }
@@ -98,6 +119,7 @@ export class KeyCache {
     if (plan === undefined) return undefined;
     return {
       record,
+      residency: record.residency === 'eu' && plan.residency === 'uk' ? 'uk' : record.residency,
       account,
       limits: effectiveLimits(plan, account),
       allowlist: record.allowed_ips === null ? null : new IpAllowlist(record.allowed_ips),

@@ -7,7 +7,10 @@ export class LastUsedTracker {
   private readonly written = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly write: (batch: ReadonlyMap<string, number>) => void) {}
+  constructor(
+    private readonly write: (batch: ReadonlyMap<string, number>) => void,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
 
   touch(keyId: string, nowMs: number): void {
     const last = this.written.get(keyId);
@@ -23,9 +26,17 @@ export class LastUsedTracker {
   flush(): void {
     if (this.pending.size === 0) return;
     const batch = new Map(this.pending);
-    this.pending.clear();
-    this.write(batch);
-    for (const [id, ms] of batch) this.written.set(id, ms);
+    try {
+      this.write(batch);
+    } catch (err) {
+      // Kept for the next flush (a busy database, say).
+      this.onError(err);
+      return;
+    }
+    for (const [id, ms] of batch) {
+      this.written.set(id, ms);
+      if (this.pending.get(id) === ms) this.pending.delete(id);
+    }
   }
 
   stop(): void {

@@ -4,7 +4,7 @@ import type { CachedKey } from './key-cache.js';
 import { callableModels } from './decision-rules.js';
 
 export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, entry: CachedKey): ModelEntryWire {
-  const route = catalogue.route(model, entry.record.residency);
+  const route = catalogue.route(model, entry.residency);
   return {
     id: model.id,
     display_name: model.display_name,
@@ -42,7 +42,7 @@ export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page
     slice = all.slice(start, start + limit);
     hasMore = start + limit < all.length;
   }
-  const tier = entry.record.residency;
+  const tier = entry.residency;
   return {
     data: slice.map((m) => modelEntry(catalogue, m, entry)),
     has_more: hasMore,

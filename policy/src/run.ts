@@ -40,7 +40,10 @@ export async function runPolicy(
 
   const keys = new KeyCache(admin, log);
   keys.start(config.keyPollMs);
-  const lastUsed = new LastUsedTracker((batch) => admin.touchKeys(batch));
+  const lastUsed = new LastUsedTracker(
+    (batch) => admin.touchKeys(batch),
+    (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
+  );
   lastUsed.start(5_000);
   const decisions = new DecisionService({ keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log });
   const registry = createRegistry('policy');

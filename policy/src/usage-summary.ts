@@ -19,7 +19,7 @@ export function usageSummary(
   return {
     period: { start: rfc3339Utc(period.startMs), end: rfc3339Utc(period.endMs) },
     plan: entry.limits.plan,
-    residency: entry.record.residency,
+    residency: entry.residency,
     privacy_mode: entry.record.privacy_mode,
     tokens: {
       allowance,

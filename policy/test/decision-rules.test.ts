@@ -24,6 +24,7 @@ function entry(over: Partial<KeyRecord> = {}, planModels: string[] | null = null
   };
   return {
     record,
+    residency: record.residency,
     account: { id: 'acct_1', name: 'a', plan: 'p', anchor_day: null, created_at: '', overrides: { requests_per_minute: null, concurrency: null, allowance: null, overage_allowed: null, overage_ceiling: null } },
     limits: { plan: 'p', residency: 'eu', requests_per_minute: 10, concurrency: 2, allowance: 100, overage_allowed: false, overage_ceiling: 0, models: planModels, anchor_day: null },
     allowlist: record.allowed_ips === null ? null : new IpAllowlist(record.allowed_ips),

@@ -6,8 +6,16 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export class IpAllowlist {
   private readonly ranges: Range[];
 
+  /** An entry that does not parse matches nothing (fail closed); gatewayctl refuses such entries up front. */
   constructor(entries: readonly string[]) {
-    this.ranges = entries.map(parseEntry);
+    this.ranges = [];
+    for (const entry of entries) {
+      try {
+        this.ranges.push(parseEntry(entry));
+      } catch {
+        // matches nothing
+      }
+    }
   }
 
   /** Whether `address` (as the socket or X-Forwarded-For gave it) lies in any range. Unparseable → false. */

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 
 const NOT_PERMITTED = 'This API key is not permitted to make this request.';
@@ -178,6 +180,42 @@ describe('key checks', function () {
         .ctl('keys', 'create', '--account', acct.id, '--name', 'x', '--env', 'test', '--residency', 'eu', '--privacy', 'off')
         .catch((e: unknown) => e);
       expect(String(err)).to.contain('permits only uk keys');
+    });
+  });
+
+  describe('plan changes never widen residency', function () {
+    it('holds an eu key to London once its account moves to a uk-only plan', async function () {
+      const k = await createKey(gw, { plan: { name: 'eu-first' }, residency: 'eu' });
+      expect((await post(gw.url('/v1/messages'), { 'x-api-key': k.key }, hello('alpha-opus-5'))).status).to.equal(200);
+      await gw.ctl('plans', 'create', '--name', 'uk-later', '--residency', 'uk', '--rpm', '100', '--concurrency', '5', '--allowance', '1000');
+      await gw.ctl('accounts', 'update', k.account_id, '--plan', 'uk-later');
+      await new Promise((r) => setTimeout(r, 600));
+      const refused = await post(gw.url('/v1/messages'), { 'x-api-key': k.key }, hello('alpha-opus-5'));
+      expect(refused.status).to.equal(403);
+      expect(refused.body.error.type).to.equal('residency_unavailable');
+      const london = await post(gw.url('/v1/messages'), { 'x-api-key': k.key }, hello('alpha-sonnet-4-6'));
+      expect(london.status).to.equal(200);
+      expect(london.headers.get('x-gateway-residency')).to.equal('uk');
+      expect(london.headers.get('x-gateway-regions')).to.equal('eu-west-2');
+    });
+  });
+
+  describe('a corrupt key row (as another tool might write)', function () {
+    it('is refused on its own while every other key keeps working', async function () {
+      const good = await createKey(gw, { account: key.account_id });
+      const bad = await createKey(gw, { account: key.account_id, ips: '10.0.0.0/8' });
+      const db = new Database(join(gw.dataDir, 'gateway.sqlite'));
+      db.prepare('UPDATE api_keys SET allowed_ips = ? WHERE id = ?').run('["10.0.0.0/33", "not json', bad.id);
+      db.prepare("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)").run(bad.id, Date.now());
+      const worse = await createKey(gw, { account: key.account_id, ips: '127.0.0.1' });
+      db.prepare('UPDATE api_keys SET allowed_ips = ? WHERE id = ?').run('["10.0.0.0/33"]', worse.id);
+      db.prepare("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)").run(worse.id, Date.now());
+      db.close();
+      await new Promise((r) => setTimeout(r, 600));
+      expect((await post(gw.url('/v1/messages'), { 'x-api-key': bad.key }, hello())).status).to.equal(403);
+      expect((await post(gw.url('/v1/messages'), { 'x-api-key': worse.key }, hello())).status).to.equal(403);
+      expect((await post(gw.url('/v1/messages'), { 'x-api-key': good.key }, hello())).status).to.equal(200);
+      expect(gw.policy.child.exitCode).to.equal(null);
     });
   });
 

@@ -37,7 +37,16 @@ interface KeyRow extends Omit<KeyRecord, 'allowed_models' | 'allowed_ips'> {
   allowed_ips: string | null;
 }
 
-const jsonList = (s: string | null): string[] | null => (s === null ? null : (JSON.parse(s) as string[]));
+/** A JSON list column; a corrupt one reads as the empty list, which admits nothing (fail closed). */
+function jsonList(s: string | null): string[] | null {
+  if (s === null) return null;
+  try {
+    const v: unknown = JSON.parse(s);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : [];
+  } catch {
+    return [];
+  }
+}
 const listJson = (l: readonly string[] | null | undefined): string | null => (l == null ? null : JSON.stringify(l));
 
 export function planFromRow(r: PlanRow): Plan {

@@ -36,6 +36,8 @@ export function sendError(
   setRateLimitHeaders(res, rateLimit);
   if (e.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(e.retryAfterSeconds));
   if (e.shouldRetry !== undefined) res.setHeader('x-should-retry', String(e.shouldRetry));
+  // The rest of an oversized body is never read: close the connection rather than drain it.
+  if (e.status === 413) res.setHeader('connection', 'close');
   res.setHeader('content-length', Buffer.byteLength(body));
   res.end(body);
 }

@@ -47,9 +47,15 @@ export function messagesRoute(deps: ProxyDeps) {
     const grant = decision.grant;
     setRateLimitHeaders(res, decision.rateLimit);
     setRoutingHeaders(res, grant.key.residency, grant.route);
-    const { body, restorer } = transform(deps, res, parsed.body as MessagesBody, grant);
-    const result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
-      apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
+    let result: ExchangeResult;
+    try {
+      const { body, restorer } = transform(deps, res, parsed.body as MessagesBody, grant);
+      result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
+        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
+    } catch (err) {
+      // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
+      result = { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
+    }
     await report(deps, requestId, decision.decisionId, grant, result);
     if (result.error !== undefined) sendError(res, result.error, requestId, log);
     else if (!res.writableEnded) res.end();
