@@ -1,5 +1,4 @@
 import {
-  InternalError,
   QuotaExceededError,
   RateLimitError,
   ServiceUnavailableError,
@@ -17,7 +16,7 @@ import {
   type UsageAck,
   type UsageReport,
 } from '@gateway/shared';
-import { billableUnits, billingPeriod, costUnits } from './billing.js';
+import { billableUnits, billingPeriod, costUnits, type BillingPeriod } from './billing.js';
 import type { ModelCatalogue } from './catalogue.js';
 import type { CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
 import type { UsageLedger } from './db/usage-ledger.js';
@@ -156,10 +155,17 @@ export class DecisionService {
     };
   }
 
-  /** Writes the request's usage once (by request id), settles the allowance and frees the slot. */
+  /**
+   * Writes the request's usage once (by request id), counts it into the allowance once, and frees the slot.
+   * The ledger write and the counter update are two steps: a row whose counter update failed stays marked
+   * uncounted, and the retried report (the proxy retries until it is taken) counts it then.
+   */
   async report(r: UsageReport): Promise<UsageAck> {
     const model = this.d.catalogue.resolve(r.model);
-    if (model === undefined) throw new InternalError(`usage report for unknown model ${r.model}`);
+    if (model === undefined) {
+      // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
+      this.d.log.error({ model: r.model, request_id: r.request_id }, 'usage report for a model not in the catalogue');
+    }
     const units = billableUnits(r.usage);
     const live = r.environment === 'live';
     const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
@@ -170,24 +176,40 @@ export class DecisionService {
       account_id: r.account_id,
       key_id: r.key_id,
       environment: r.environment,
-      model: model.id,
+      model: model?.id ?? r.model,
       input_tokens: r.usage.input_tokens,
       output_tokens: r.usage.output_tokens,
       cache_creation_input_tokens: r.usage.cache_creation_input_tokens,
       cache_read_input_tokens: r.usage.cache_read_input_tokens,
       billable_units: units,
-      cost_units: live ? costUnits(r.usage, model.pricing_gbp_per_million) : 0,
+      cost_units: live && model !== undefined ? costUnits(r.usage, model.pricing_gbp_per_million) : 0,
       outcome: r.outcome,
       finished_at_ms: finishedMs,
+      period_start_ms: period.startMs,
     });
-    if (recorded && live && units > 0) {
-      await this.d.counters.addUsed(
-        { accountId: r.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
-        units,
-      );
-    }
+    await this.countIntoAllowance(r.request_id, period);
     if (r.lease_id !== '') await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
     return { recorded };
+  }
+
+  private readonly counting = new Set<string>();
+
+  /** Adds a ledger row's units to the allowance counter if they are not in it yet. */
+  private async countIntoAllowance(requestId: string, period: BillingPeriod): Promise<void> {
+    // A retry arriving while the first report is still counting must not count again.
+    if (this.counting.has(requestId)) return;
+    const row = this.d.ledger.uncountedUsage(requestId);
+    if (row === undefined) return;
+    this.counting.add(requestId);
+    try {
+      await this.d.counters.addUsed(
+        { accountId: row.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
+        row.billable_units,
+      );
+      this.d.ledger.markCounted(requestId);
+    } finally {
+      this.counting.delete(requestId);
+    }
   }
 
   async release(r: ReleaseRequest): Promise<void> {

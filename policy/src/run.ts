@@ -27,7 +27,7 @@ export async function runPolicy(
   const admin = new AdminStore(db);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const ledger = new UsageLedger(db);
-  const counters = await createCounterStore(config, (accountId, startMs, endMs) => ledger.usedUnits(accountId, startMs, endMs), log);
+  const counters = await createCounterStore(config, (accountId, startMs, endMs) => ledger.seedUsedUnits(accountId, startMs, endMs), log);
 
   if (config.bootstrapDemo) {
     const demo = bootstrapDemo(admin);

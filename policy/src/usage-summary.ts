@@ -13,8 +13,8 @@ export function usageSummary(
 ): UsageSummary {
   const period = billingPeriod(nowMs, entry.limits.anchor_day);
   const env = entry.record.environment;
-  const byModel = ledger.byModel(entry.account.id, env, period.startMs, period.endMs);
-  const used = env === 'live' ? ledger.usedUnits(entry.account.id, period.startMs, period.endMs) : 0;
+  const byModel = ledger.byModel(entry.account.id, env, period.startMs);
+  const used = env === 'live' ? ledger.usedUnits(entry.account.id, period.startMs) : 0;
   const allowance = entry.limits.allowance;
   return {
     period: { start: rfc3339Utc(period.startMs), end: rfc3339Utc(period.endMs) },

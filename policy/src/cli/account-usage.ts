@@ -5,9 +5,9 @@ import type { EffectiveLimits } from '../db/records.js';
 /** An account's usage this billing period, from the ledger: what `gatewayctl usage` prints. */
 export function accountUsage(accountId: string, limits: EffectiveLimits, ledger: UsageLedger, nowMs: number) {
   const period = billingPeriod(nowMs, limits.anchor_day);
-  const used = ledger.usedUnits(accountId, period.startMs, period.endMs);
+  const used = ledger.usedUnits(accountId, period.startMs);
   const rows = (env: 'live' | 'test') =>
-    ledger.byModel(accountId, env, period.startMs, period.endMs).map((m) => ({
+    ledger.byModel(accountId, env, period.startMs).map((m) => ({
       model: m.model,
       requests: m.requests,
       billable_units: m.billable_units,

@@ -1,10 +1,15 @@
 /**
  * Schema migrations, applied in order inside one transaction each. Append new ones; never edit a shipped one.
  */
+import type Database from 'better-sqlite3';
+import { billingPeriod } from '../billing.js';
+
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Data to carry over after the schema change, in the same transaction. */
+  backfill?: (db: Database.Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -87,4 +92,47 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'per-period usage totals; whether each ledger row is in the counters',
+    sql: `
+      -- counted = 1 once the row's units are in the allowance counter (or in a rebuild of it), so a report whose
+      -- counter update failed is applied to the counter when it is retried, and never twice.
+      ALTER TABLE usage_ledger ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+      CREATE INDEX usage_ledger_uncounted ON usage_ledger(account_id, counted) WHERE counted = 0;
+
+      -- One row per account, environment, billing period and model, kept with each ledger insert, so the usage
+      -- report and counter rebuilds read a few rows instead of scanning the period's ledger.
+      CREATE TABLE usage_totals (
+        account_id      TEXT NOT NULL,
+        environment     TEXT NOT NULL,
+        period_start_ms INTEGER NOT NULL,
+        model           TEXT NOT NULL,
+        requests        INTEGER NOT NULL,
+        billable_units  INTEGER NOT NULL,
+        cost_units      INTEGER NOT NULL,
+        PRIMARY KEY (account_id, environment, period_start_ms, model)
+      );
+    `,
+    backfill: (db) => {
+      const anchors = new Map(
+        (db.prepare('SELECT id, anchor_day FROM accounts').all() as Array<{ id: string; anchor_day: number | null }>).map((a) => [a.id, a.anchor_day]),
+      );
+      const upsert = db.prepare(UPSERT_TOTALS);
+      for (const row of db.prepare('SELECT account_id, environment, model, billable_units, cost_units, finished_at_ms FROM usage_ledger').iterate() as IterableIterator<{
+        account_id: string; environment: string; model: string; billable_units: number; cost_units: number; finished_at_ms: number;
+      }>) {
+        upsert.run({ ...row, period_start_ms: billingPeriod(row.finished_at_ms, anchors.get(row.account_id) ?? null).startMs });
+      }
+    },
+  },
 ];
+
+/** Adds one request to its period's totals. */
+export const UPSERT_TOTALS = `
+  INSERT INTO usage_totals (account_id, environment, period_start_ms, model, requests, billable_units, cost_units)
+  VALUES (@account_id, @environment, @period_start_ms, @model, 1, @billable_units, @cost_units)
+  ON CONFLICT (account_id, environment, period_start_ms, model) DO UPDATE SET
+    requests = requests + 1,
+    billable_units = billable_units + excluded.billable_units,
+    cost_units = cost_units + excluded.cost_units`;

@@ -1,5 +1,6 @@
 import type { Environment, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
+import { UPSERT_TOTALS } from './migrations.js';
 
 export interface LedgerEntry {
   request_id: string;
@@ -15,6 +16,8 @@ export interface LedgerEntry {
   cost_units: number;
   outcome: UsageOutcome;
   finished_at_ms: number;
+  /** start of the billing period the request belongs to */
+  period_start_ms: number;
 }
 
 export interface ModelTotals {
@@ -24,47 +27,92 @@ export interface ModelTotals {
   cost_units: bigint;
 }
 
-/** The durable usage ledger: each request id is applied once, however often its report is retried. */
+/**
+ * The durable usage ledger: each request id is applied once, however often its report is retried. Per-period
+ * totals are kept in the same transaction, so reports and counter rebuilds never scan a period's rows.
+ */
 export class UsageLedger {
   private readonly insert;
+  private readonly upsertTotals;
   private readonly sumUsed;
   private readonly totals;
+  private readonly uncounted;
+  private readonly markOne;
+  private readonly markPeriod;
+  private readonly recordTx;
+  private readonly seedTx;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     this.insert = db.prepare(
       `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
          cache_creation_input_tokens, cache_read_input_tokens, billable_units, cost_units, outcome, finished_at_ms,
-         recorded_at_ms)
+         recorded_at_ms, counted)
        VALUES (@request_id, @account_id, @key_id, @environment, @model, @input_tokens, @output_tokens,
          @cache_creation_input_tokens, @cache_read_input_tokens, @billable_units, @cost_units, @outcome,
-         @finished_at_ms, @recorded_at_ms)
+         @finished_at_ms, @recorded_at_ms, @counted)
        ON CONFLICT (request_id) DO NOTHING`,
     );
+    this.upsertTotals = db.prepare(UPSERT_TOTALS);
     this.sumUsed = db.prepare(
-      `SELECT COALESCE(SUM(billable_units), 0) AS used FROM usage_ledger
-       WHERE account_id = ? AND environment = 'live' AND finished_at_ms >= ? AND finished_at_ms < ?`,
+      `SELECT COALESCE(SUM(billable_units), 0) AS used FROM usage_totals
+       WHERE account_id = ? AND environment = 'live' AND period_start_ms = ?`,
     );
     this.totals = db
       .prepare(
-        `SELECT model, COUNT(*) AS requests, SUM(billable_units) AS billable_units, SUM(cost_units) AS cost_units
-         FROM usage_ledger WHERE account_id = ? AND environment = ? AND finished_at_ms >= ? AND finished_at_ms < ?
-         GROUP BY model ORDER BY model`,
+        `SELECT model, requests, billable_units, cost_units FROM usage_totals
+         WHERE account_id = ? AND environment = ? AND period_start_ms = ? ORDER BY model`,
       )
       .safeIntegers(true);
+    this.uncounted = db.prepare(
+      `SELECT account_id, billable_units, finished_at_ms FROM usage_ledger WHERE request_id = ? AND counted = 0`,
+    );
+    this.markOne = db.prepare('UPDATE usage_ledger SET counted = 1 WHERE request_id = ?');
+    this.markPeriod = db.prepare(
+      `UPDATE usage_ledger SET counted = 1
+       WHERE account_id = ? AND counted = 0 AND finished_at_ms >= ? AND finished_at_ms < ?`,
+    );
+    this.recordTx = db.transaction((entry: LedgerEntry): boolean => {
+      // Live usage waits to be counted into the allowance counter; test traffic never touches it.
+      const counted = entry.environment === 'live' && entry.billable_units > 0 ? 0 : 1;
+      const inserted = this.insert.run({ ...entry, recorded_at_ms: this.now(), counted }).changes === 1;
+      if (inserted) this.upsertTotals.run(entry);
+      return inserted;
+    });
+    this.seedTx = db.transaction((accountId: string, startMs: number, endMs: number): number => {
+      this.markPeriod.run(accountId, startMs, endMs);
+      return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
+    });
   }
 
   /** true when written now; false when this request id was already in the ledger. */
   record(entry: LedgerEntry): boolean {
-    return this.insert.run({ ...entry, recorded_at_ms: this.now() }).changes === 1;
+    return this.recordTx.immediate(entry);
   }
 
-  /** Billable units of live traffic in [startMs, endMs): the figure allowance counters are rebuilt from. */
-  usedUnits(accountId: string, startMs: number, endMs: number): number {
-    return (this.sumUsed.get(accountId, startMs, endMs) as { used: number }).used;
+  /** Billable units of live traffic in the period starting at `startMs`. */
+  usedUnits(accountId: string, startMs: number): number {
+    return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
   }
 
-  byModel(accountId: string, environment: Environment, startMs: number, endMs: number): ModelTotals[] {
-    const rows = this.totals.all(accountId, environment, startMs, endMs) as Array<{
+  /**
+   * The figure an allowance counter is rebuilt from. Every row it includes is marked counted in the same
+   * transaction, so a report retried later does not add it to the rebuilt counter again.
+   */
+  seedUsedUnits(accountId: string, startMs: number, endMs: number): number {
+    return this.seedTx.immediate(accountId, startMs, endMs);
+  }
+
+  /** A live request whose units are not in the allowance counter yet, or undefined. */
+  uncountedUsage(requestId: string): { account_id: string; billable_units: number; finished_at_ms: number } | undefined {
+    return this.uncounted.get(requestId) as { account_id: string; billable_units: number; finished_at_ms: number } | undefined;
+  }
+
+  markCounted(requestId: string): void {
+    this.markOne.run(requestId);
+  }
+
+  byModel(accountId: string, environment: Environment, startMs: number): ModelTotals[] {
+    const rows = this.totals.all(accountId, environment, startMs) as Array<{
       model: string;
       requests: bigint;
       billable_units: bigint;
