@@ -80,6 +80,11 @@ function validateCatalogue(c: Catalogue): void {
       if (!PRICE.test(price)) problems.push(`${m.id}: price ${kind} "${price}" must have at most 2 decimals`);
     }
     for (const [tier, route] of Object.entries(m.routes) as Array<[Residency, Route]>) {
+      // A profile id decides where inference may run whatever regions are listed: uk calls in-region ids only,
+      // eu only the EU profile; a global, US or APAC profile is never acceptable.
+      const profile = /^(eu|us|apac|global|jp|au|ca)\./.exec(route.upstream_model)?.[1];
+      if (tier === 'uk' && profile !== undefined) problems.push(`${m.id}/uk: ${route.upstream_model} is a cross-region profile`);
+      if (tier === 'eu' && profile !== 'eu') problems.push(`${m.id}/eu: ${route.upstream_model} is not an EU profile id`);
       const allowed = new Set(c.tiers[tier]?.regions ?? []);
       if (!allowed.has(route.call_region)) problems.push(`${m.id}/${tier}: call region ${route.call_region} outside the tier`);
       for (const r of route.processing_regions) {

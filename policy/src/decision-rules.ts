@@ -4,7 +4,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   ResidencyUnavailableError,
-  isWellFormedApiKey,
+  keyFormatError,
   type GatewayError,
   type Residency,
   type Route,
@@ -22,8 +22,8 @@ export function authenticate(
   lookup: (apiKey: string) => CachedKey | undefined,
   nowMs: number,
 ): CachedKey | GatewayError {
-  if (apiKey === '') return new AuthenticationError('Missing API key: send it as x-api-key or authorization: Bearer.');
-  if (!isWellFormedApiKey(apiKey)) return new AuthenticationError('Invalid API key.');
+  const formatError = keyFormatError(apiKey);
+  if (formatError !== undefined) return formatError;
   const entry = lookup(apiKey);
   if (entry === undefined) return new AuthenticationError('Invalid API key.');
   if (entry.record.revoked_at !== null) return new AuthenticationError('This API key has been revoked.');

@@ -10,6 +10,7 @@ import {
   type GatewayError,
   type KeyIdentity,
   type LeaseRefWire,
+  type RenewLeasesAck,
   type Logger,
   type RateLimitPosition,
   type ReleaseRequest,
@@ -217,12 +218,19 @@ export class DecisionService {
     await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
   }
 
-  async renew(leases: LeaseRefWire[]): Promise<string[]> {
-    return this.d.counters.renew(
+  async renew(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {
+    const now = this.now();
+    const unknown = await this.d.counters.renew(
       leases.map((l) => ({ scope: `${l.account_id}:${l.environment}`, leaseId: l.lease_id })),
       this.d.leaseTtlMs,
-      this.now(),
+      now,
     );
+    const revoked = new Set<string>();
+    for (const l of leases) {
+      const entry = this.d.keys.byId(l.key_id);
+      if (entry === undefined || entry.record.revoked_at !== null || (entry.expiresAtMs !== null && now >= entry.expiresAtMs)) revoked.add(l.key_id);
+    }
+    return { unknown_lease_ids: unknown, revoked_key_ids: [...revoked] };
   }
 
   async windowPosition(entry: CachedKey): Promise<RateLimitPosition | null> {

@@ -91,9 +91,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       await decisions.release(req);
       return {};
     }),
-    RenewLeases: unary(log, 'RenewLeases', async (req: RenewLeasesRequest) => ({
-      unknown_lease_ids: await decisions.renew(req.leases),
-    })),
+    RenewLeases: unary(log, 'RenewLeases', (req: RenewLeasesRequest) => decisions.renew(req.leases)),
     WatchRevocations: (call: grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>) => {
       watchers.add(call);
       const drop = (): void => {
@@ -106,6 +104,11 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
     ListModels: unary(log, 'ListModels', async (req: ListModelsRequest): Promise<ListModelsResponse> => {
       const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
+      if (!req.request_valid) {
+        // The proxy will answer 400: position reported, nothing counted.
+        const page = listModelsPage(catalogue, caller.entry, { limit: 1, after_id: '', before_id: '' });
+        return { rate_limit: await decisions.windowPosition(caller.entry), page: { ...page, data: [], has_more: false }, outcome: 'page' };
+      }
       const counted = await decisions.countRequest(caller.entry);
       if (counted.error !== undefined) return { rate_limit: counted.position, deny: denial(counted.error), outcome: 'deny' };
       if (req.model_id !== '') {

@@ -23,6 +23,7 @@ export interface CachedKey {
  */
 export class KeyCache {
   private byHash = new Map<string, CachedKey>();
+  private byKeyId = new Map<string, CachedKey>();
   private accounts = new Map<string, Account>();
   private lastSeq = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -71,6 +72,18 @@ export class KeyCache {
     }
   }
 
+  /** A key by id (for renewals: is it still valid?). */
+  byId(keyId: string): CachedKey | undefined {
+    const hit = this.byKeyId.get(keyId);
+    if (hit !== undefined) return hit;
+    try {
+      const record = this.store.getKey(keyId);
+      return record === undefined ? undefined : this.resolve(record, new Map(), new Map());
+    } catch {
+      return undefined;
+    }
+  }
+
   accountOf(accountId: string): Account | undefined {
     return this.accounts.get(accountId) ?? this.store.getAccount(accountId);
   }
@@ -110,6 +123,7 @@ export class KeyCache {
       }
     }
     this.byHash = next;
+    this.byKeyId = new Map([...next.values()].map((e) => [e.record.id, e]));
   }
 
   private resolve(record: KeyRecord, plans: Map<string, Plan>, accounts: Map<string, Account>): CachedKey | undefined {

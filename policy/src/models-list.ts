@@ -33,7 +33,8 @@ export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page
   let slice: CatalogueModel[];
   let hasMore: boolean;
   if (page.before_id !== '') {
-    const end = indexOf(all, page.before_id);
+    const end = all.findIndex((m) => m.id === page.before_id);
+    if (end === -1) return { data: [], has_more: false, residency_tier: entry.residency, residency_tier_label: catalogue.tiers[entry.residency].label };
     const start = Math.max(0, end - limit);
     slice = all.slice(start, end);
     hasMore = start > 0;

@@ -33,6 +33,15 @@ describe('model catalogue', function () {
     }
   });
 
+  it('refuses cross-region profile ids for uk and anything but the EU profile for eu', function () {
+    const base = ModelCatalogue.load();
+    const raw = JSON.parse(JSON.stringify({ tiers: base.tiers, models: base.models })) as Catalogue;
+    const sonnet = raw.models[0]!;
+    sonnet.routes.uk!.upstream_model = 'global.anthropic.alpha-sonnet-4-6-v1:0';
+    sonnet.routes.eu!.upstream_model = 'us.anthropic.alpha-sonnet-4-6-v1:0';
+    expect(() => new ModelCatalogue(raw)).to.throw(/uk: global\.anthropic.*cross-region profile[\s\S]*eu: us\.anthropic.*not an EU profile/);
+  });
+
   it('refuses a catalogue whose route would leave its tier', function () {
     const bad: Catalogue = {
       tiers: { uk: { label: 'UK', regions: ['eu-west-2'] }, eu: { label: 'EU', regions: ['eu-central-1'] } },

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { MethodNotAllowedError, NotFoundError, newRequestId } from '@gateway/shared';
+import { GatewayError, InvalidRequestError, MethodNotAllowedError, NotFoundError } from '@gateway/shared';
 import { sendError } from './http/error-responder.js';
+import { assignRequestId, requestIdOf } from './http/request-id.js';
 import type { ProxyDeps } from './proxy-deps.js';
 import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
@@ -14,6 +15,7 @@ export function createApp(deps: ProxyDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(assignRequestId);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const route = routeLabel(req.path);
@@ -39,18 +41,26 @@ export function createApp(deps: ProxyDeps): Express {
   for (const r of routes) {
     app[r.method](r.path, r.handler);
     app.all(r.path, (req: Request, res: Response) => {
-      sendError(res, new MethodNotAllowedError(req.method, req.path), newRequestId(), deps.log);
+      sendError(res, new MethodNotAllowedError(req.method, req.path), requestIdOf(res), deps.log);
     });
   }
 
   app.use((req: Request, res: Response) => {
-    sendError(res, new NotFoundError(`Not found: ${req.method} ${req.path}`), newRequestId(), deps.log);
+    sendError(res, new NotFoundError(`Not found: ${req.method} ${req.path}`), requestIdOf(res), deps.log);
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const id = res.getHeader('request-id');
-    sendError(res, err, typeof id === 'string' ? id : newRequestId(), deps.log);
+    sendError(res, clientFault(err) ?? err, requestIdOf(res), deps.log);
   });
   return app;
+}
+
+/** Errors express raises for the client's own input (a badly encoded path, say) are 400s, not faults. */
+function clientFault(err: unknown): GatewayError | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && !(err instanceof GatewayError)) {
+    return new InvalidRequestError('The request could not be understood (malformed path or header).');
+  }
+  return undefined;
 }
 
 /** Low-cardinality route names for metrics (never the raw path: model ids would explode the label set). */

@@ -87,12 +87,11 @@ export class GrpcPolicyClient implements PolicyClient {
     await this.call('Release', request);
   }
 
-  async renewLeases(leases: LeaseRefWire[]): Promise<string[]> {
-    const ack = await this.call<RenewLeasesRequest, RenewLeasesAck>('RenewLeases', { leases });
-    return ack.unknown_lease_ids;
+  renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {
+    return this.call<RenewLeasesRequest, RenewLeasesAck>('RenewLeases', { leases });
   }
 
-  watchRevocations(onRevoked: (keyId: string) => void): () => void {
+  watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void {
     let stopped = false;
     let stream: grpc.ClientReadableStream<Revocation> | undefined;
     let retry: NodeJS.Timeout | undefined;
@@ -102,6 +101,8 @@ export class GrpcPolicyClient implements PolicyClient {
       stream = fn?.call(this.client, { proxy_id: this.proxyId });
       if (stream === undefined) return;
       stream.on('data', (r: Revocation) => onRevoked(r.key_id));
+      // Revocations made while no stream was open are never sent on this one: the caller catches up instead.
+      onConnect?.();
       const reopen = (): void => {
         stream?.removeAllListeners();
         stream = undefined;

@@ -12,6 +12,8 @@ interface InFlight {
  */
 export class InflightRegistry {
   private readonly byRequest = new Map<string, InFlight>();
+  /** Keys revoked in the last minute, by when. */
+  private readonly recentlyRevoked = new Map<string, number>();
   private renewTimer: NodeJS.Timeout | undefined;
   private stopWatch: (() => void) | undefined;
 
@@ -24,7 +26,10 @@ export class InflightRegistry {
   start(leaseTtlMs: number): void {
     this.renewTimer = setInterval(() => void this.renew(), Math.max(250, Math.floor(leaseTtlMs / 3)));
     this.renewTimer.unref();
-    this.stopWatch = this.policy.watchRevocations((keyId) => this.revoke(keyId));
+    this.stopWatch = this.policy.watchRevocations(
+      (keyId) => this.revoke(keyId),
+      () => void this.renew(),
+    );
   }
 
   stop(): void {
@@ -39,6 +44,8 @@ export class InflightRegistry {
   /** Tracks a request; the returned signal aborts on revocation (reason: the 401 to send). */
   add(requestId: string, keyId: string, lease: LeaseRefWire | null, controller: AbortController): void {
     this.byRequest.set(requestId, { keyId, lease, controller });
+    // A revocation that arrived while this request's decision was on its way is not missed.
+    if (this.recentlyRevoked.has(keyId)) controller.abort(new AuthenticationError('This API key has been revoked.'));
   }
 
   remove(requestId: string): void {
@@ -46,6 +53,9 @@ export class InflightRegistry {
   }
 
   revoke(keyId: string): void {
+    const now = Date.now();
+    this.recentlyRevoked.set(keyId, now);
+    for (const [id, at] of this.recentlyRevoked) if (now - at > 60_000) this.recentlyRevoked.delete(id);
     for (const f of this.byRequest.values()) {
       if (f.keyId === keyId && !f.controller.signal.aborted) {
         f.controller.abort(new AuthenticationError('This API key has been revoked.'));
@@ -53,12 +63,14 @@ export class InflightRegistry {
     }
   }
 
+  /** Extends the leases of the requests in flight, and cuts those whose keys were revoked meanwhile. */
   private async renew(): Promise<void> {
     const leases = [...this.byRequest.values()].flatMap((f) => (f.lease === null ? [] : [f.lease]));
     if (leases.length === 0) return;
     try {
-      const unknown = await this.policy.renewLeases(leases);
-      if (unknown.length > 0) this.log.warn({ count: unknown.length }, 'leases expired before renewal');
+      const ack = await this.policy.renewLeases(leases);
+      if (ack.unknown_lease_ids.length > 0) this.log.warn({ count: ack.unknown_lease_ids.length }, 'leases expired before renewal');
+      for (const keyId of ack.revoked_key_ids) this.revoke(keyId);
     } catch (err) {
       this.log.warn({ err }, 'lease renewal failed');
     }

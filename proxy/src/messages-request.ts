@@ -11,6 +11,8 @@ export interface MessagesBody extends Record<string, unknown> {
 
 export type CountTokensBody = Omit<MessagesBody, 'max_tokens' | 'stream'>;
 
+const MAX_TOKENS_BOUND = 1_000_000_000;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkMessages(messages: unknown): GatewayError | undefined {
@@ -52,6 +54,9 @@ export function validateMessagesBody(json: unknown): MessagesBody | GatewayError
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) {
     return new InvalidRequestError('max_tokens: must be a positive integer');
   }
+  // No model has anywhere near this many output tokens; the bound keeps the value exact on the way to the
+  // policy service (a uint32 there), which then checks it against the model's own maximum.
+  if (maxTokens > MAX_TOKENS_BOUND) return new InvalidRequestError(`max_tokens: ${maxTokens} is too large`);
   const messagesError = checkMessages(json['messages']);
   if (messagesError !== undefined) return messagesError;
   if (json['stream'] !== undefined && typeof json['stream'] !== 'boolean') {
@@ -75,7 +80,10 @@ export function decisionFields(json: unknown): { model: string; max_tokens: numb
   if (!isObject(json)) return { model: '', max_tokens: 0, stream: false };
   return {
     model: typeof json['model'] === 'string' ? json['model'] : '',
-    max_tokens: typeof json['max_tokens'] === 'number' && Number.isInteger(json['max_tokens']) && json['max_tokens'] > 0 ? json['max_tokens'] : 0,
+    max_tokens:
+      typeof json['max_tokens'] === 'number' && Number.isInteger(json['max_tokens']) && json['max_tokens'] > 0 && json['max_tokens'] <= MAX_TOKENS_BOUND
+        ? json['max_tokens']
+        : 0,
     stream: json['stream'] === true,
   };
 }

@@ -41,8 +41,9 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     const s = app.listen(config.port, config.host, (err?: Error) => (err === undefined ? resolve(s) : reject(err)));
     s.once('error', reject);
   });
-  // Streams can run for minutes: no idle request timeout, but keep-alive sockets are reaped.
-  server.requestTimeout = 0;
+  // Receiving a request (headers and body) may take 2 minutes at most, so slow uploads cannot pin memory; the
+  // response is not limited by this (streams can run for many minutes).
+  server.requestTimeout = 120_000;
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const metrics = await serveMetrics(registry, config.metricsHost, config.metricsPort);

@@ -22,10 +22,14 @@ export class UsageSpool {
   }
 
   async append(report: UsageReport): Promise<void> {
+    await this.appendLines([JSON.stringify(report)]);
+  }
+
+  private async appendLines(lines: string[]): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const fh = await open(this.file, 'a');
     try {
-      await fh.write(`${JSON.stringify(report)}\n`);
+      await fh.write(`${lines.join('\n')}\n`);
       await fh.datasync();
     } finally {
       await fh.close();
@@ -47,10 +51,11 @@ export class UsageSpool {
           continue;
         }
         const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => l !== '');
-        for (const line of lines) {
+        let i = 0;
+        for (; i < lines.length; i += 1) {
           let report: UsageReport;
           try {
-            report = JSON.parse(line) as UsageReport;
+            report = JSON.parse(lines[i] as string) as UsageReport;
           } catch {
             this.log.error('skipping an unreadable spool line');
             continue;
@@ -59,7 +64,18 @@ export class UsageSpool {
             await send(report);
             delivered += 1;
           } catch {
-            await this.append(report);
+            // Still down: stop here and keep the rest for the next replay, in one write.
+            break;
+          }
+        }
+        if (i < lines.length) {
+          try {
+            await this.appendLines(lines.slice(i));
+          } catch (err) {
+            // Could not write them back: keep the claimed file, under its original name, for the next replay.
+            this.log.error({ err }, 'usage spool could not be rewritten');
+            await rename(claimed, join(this.dir, name.replace(/\.replaying-\d+$/, ''))).catch(() => undefined);
+            return delivered;
           }
         }
         await unlink(claimed);

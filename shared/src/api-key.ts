@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AuthenticationError } from './errors.js';
 import { randomBase62 } from './ids.js';
 import type { Environment } from './policy-wire.js';
 
@@ -22,4 +23,11 @@ export function hashApiKey(key: string): string {
 export function displayApiKey(key: string): string {
   const random = key.slice(8);
   return `${key.slice(0, 8)}${random.slice(0, 4)}…${random.slice(-4)}`;
+}
+
+/** The first check of every request: a key is present and well-formed (no store lookup needed to refuse). */
+export function keyFormatError(apiKey: string): AuthenticationError | undefined {
+  if (apiKey === '') return new AuthenticationError('Missing API key: send it as x-api-key or authorization: Bearer.');
+  if (!isWellFormedApiKey(apiKey)) return new AuthenticationError('Invalid API key.');
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { allowlistEntryProblem } from './ip-allowlist.js';
 
 /**
  * Settings of both processes, read once from the environment, validated with every problem reported together,
@@ -102,6 +103,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+  for (const entry of trustedProxies) {
+    const problem = allowlistEntryProblem(entry);
+    if (problem !== undefined) problems.push(`TRUSTED_PROXIES: ${problem}`);
+  }
 
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.has(logLevel)) problems.push(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);

@@ -29,7 +29,7 @@ export { createRegistry, serveMetrics, Registry } from './metrics.js';
 export { loadConfig, ConfigError } from './config.js';
 export type { GatewayConfig } from './config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
-export { API_KEY_PATTERN, isWellFormedApiKey, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
+export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
 export {
   POLICY_PROTO_PATH,
   POLICY_PROTO_OPTIONS,

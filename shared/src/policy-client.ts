@@ -8,6 +8,7 @@ import type {
   ModelPage,
   RateLimitPosition,
   ReleaseRequest,
+  RenewLeasesAck,
   UsageAck,
   UsageReport,
   UsageSummary,
@@ -31,10 +32,13 @@ export interface PolicyClient {
   decide(request: DecideRequest): Promise<Decision>;
   reportUsage(report: UsageReport): Promise<UsageAck>;
   release(request: ReleaseRequest): Promise<void>;
-  /** Renews the given leases; resolves with the ids of those the policy no longer holds. */
-  renewLeases(leases: LeaseRefWire[]): Promise<string[]>;
-  /** Calls onRevoked with each revoked key id until the returned function is called; reconnects by itself. */
-  watchRevocations(onRevoked: (keyId: string) => void): () => void;
+  /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
+  renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck>;
+  /**
+   * Calls onRevoked with each revoked key id until the returned function is called; reconnects by itself and
+   * calls onConnect each time it (re)opens the stream, so the caller can catch up on what it missed.
+   */
+  watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void;
   listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
   getUsage(caller: DecideRequest['caller']): Promise<Answer<UsageSummary>>;
   /** true when the policy service answers (and its counter store is reachable). */

@@ -109,6 +109,7 @@ export interface LeaseRefWire {
   lease_id: string;
   account_id: string;
   environment: Environment;
+  key_id: string;
 }
 
 export interface RenewLeasesRequest {
@@ -117,6 +118,7 @@ export interface RenewLeasesRequest {
 
 export interface RenewLeasesAck {
   unknown_lease_ids: string[];
+  revoked_key_ids: string[];
 }
 
 export interface WatchRevocationsRequest {
@@ -134,6 +136,7 @@ export interface ListModelsRequest {
   limit: number;
   after_id: string;
   before_id: string;
+  request_valid: boolean;
 }
 
 export interface Pricing {

@@ -103,6 +103,25 @@ describe('HTTP surface', function () {
     expect(unauth.status).to.equal(401);
   });
 
+  it('refuses a missing or malformed key before reading the body', async function () {
+    for (const headers of [{}, { 'x-api-key': 'gw_live_short' }]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(gw.url('/v1/messages'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024), ...headers },
+        }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        // only the first kilobyte of a declared 20 MiB is ever sent: the answer must not wait for the rest
+        req.write('{"model":"alpha-sonnet-5","messages":[' + ' '.repeat(1024));
+      });
+      expect(status).to.equal(401);
+    }
+  });
+
   it('accepts the supported versions in compat-version or anthropic-version and refuses others', async function () {
     const variants: Array<Record<string, string>> = [{}, { 'compat-version': '2023-06-01' }, { 'compat-version': '2026-10-21' }, { 'anthropic-version': '2026-10-21' }];
     for (const h of variants) {
@@ -118,7 +137,31 @@ describe('HTTP surface', function () {
     expect(loses.status).to.equal(400);
   });
 
-  it('serves healthz and readyz', async function () {
+  it('answers bad query values and malformed paths with 400, counting nothing', async function () {
+    const first = await call(gw.url('/v1/usage'), { headers: { 'x-api-key': key.key } });
+    const before = (first.body['rate_limit'] as { remaining: number }).remaining;
+    const bad = await call(gw.url('/v1/models?limit=abc'), { headers: { 'x-api-key': key.key } });
+    expect(bad.status).to.equal(400);
+    expect(bad.headers.get('compat-ratelimit-requests-remaining')).to.equal(String(before));
+    const after = await call(gw.url('/v1/usage'), { headers: { 'x-api-key': key.key } });
+    expect((after.body['rate_limit'] as { remaining: number }).remaining).to.equal(before);
+    const mangled = await call(gw.url('/v1/models/%E0%A4%A'), { headers: { 'x-api-key': key.key } });
+    expect(mangled.status).to.equal(400);
+    expect(mangled.body.error?.type).to.equal('invalid_request_error');
+    const huge = await call(gw.url('/v1/messages'), json(key.key, { ...hello, max_tokens: 4294967396 }));
+    expect(huge.status).to.equal(400);
+    expect(huge.body.error?.message).to.contain('max_tokens');
+  });
+
+  it('pages models with an unknown cursor as an empty, final page', async function () {
+    const r = await call(gw.url('/v1/models?before_id=alpha-nothing'), { headers: { 'x-api-key': key.key } });
+    expect(r.status).to.equal(200);
+    expect(r.body['data']).to.deep.equal([]);
+    expect(r.body['has_more']).to.equal(false);
+  });
+
+  it('serves healthz and readyz, with a request-id like every response', async function () {
+    expect((await call(gw.url('/healthz'))).headers.get('request-id')).to.match(/^req_[A-Za-z0-9]{24}$/);
     expect((await call(gw.url('/healthz'))).status).to.equal(200);
     const ready = await call(gw.url('/readyz'));
     expect(ready.status).to.equal(200);
@@ -157,6 +200,8 @@ describe('HTTP surface', function () {
     const port = gw.proxiesRunning[0]?.lines.find((l) => l.msg === 'proxy listening')?.['metrics_port'];
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(text).to.match(/gateway_requests_total\{[^}]*route="messages"[^}]*\} \d+/);
+    // a well-formed key the policy service does not know (malformed ones never reach it)
+    await call(gw.url('/v1/messages'), json(`gw_test_${'Z'.repeat(32)}`, hello));
     const policyPort = gw.policy.lines.find((l) => l.msg === 'policy service listening')?.['metrics_port'];
     const policyText = await (await fetch(`http://127.0.0.1:${policyPort}/metrics`)).text();
     expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*operation="CREATE_MESSAGE"[^}]*outcome="allow"[^}]*\} [1-9]/);

@@ -243,6 +243,31 @@ describe('key checks', function () {
       expect(deltas).to.be.lessThan(10);
     });
 
+    it('cuts a stream whose key was revoked while the policy service was down, once it is back', async function () {
+      this.timeout(20_000);
+      const own = await new TestGateway().start();
+      try {
+        const k = await createKey(own);
+        const res = await fetch(own.url('/v1/messages'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': k.key, 'x-gateway-test-scenario': 'slow_stream' },
+          body: JSON.stringify({ ...hello(), stream: true }),
+        });
+        const text = res.text();
+        await new Promise((r) => setTimeout(r, 300));
+        await own.policy.stop();
+        await own.ctl('keys', 'revoke', k.id);
+        const restartedAt = Date.now();
+        await own.startPolicy(own.policyPort);
+        const body = await text;
+        expect(Date.now() - restartedAt).to.be.lessThan(2_000);
+        expect(body).to.contain('event: error').and.contain('authentication_error');
+        expect(body).to.not.contain('event: message_stop');
+      } finally {
+        await own.stop();
+      }
+    });
+
     it('answers a pending non-streamed slow request with 401 when its key is revoked', async function () {
       const k = await createKey(gw, { account: key.account_id });
       const pending = post(gw.url('/v1/messages'), { 'x-api-key': k.key, 'x-gateway-test-scenario': 'slow_stream' }, hello());

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
@@ -270,5 +272,46 @@ describe('live keys through a Messages-API upstream', function () {
     await sleep(2500);
     expect(readLedger(gw.dataDir, 'key_id = ?', k.id)).to.have.length(3);
     fake.setBehaviour(null);
+  });
+
+  it('gives up on an upstream event that never ends instead of buffering it', async function () {
+    let closed = false;
+    let sent = 0;
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1}}}\n\nevent: content_block_delta\ndata: ');
+      const chunk = 'x'.repeat(64 * 1024);
+      const timer = setInterval(() => {
+        if (sent > 64 * 1024 * 1024) return clearInterval(timer);
+        res.write(chunk);
+        sent += chunk.length;
+      }, 1);
+      res.on('close', () => {
+        closed = true;
+        clearInterval(timer);
+      });
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    const own = await new TestGateway({
+      env: { UPSTREAM_URL: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/v1`, UPSTREAM_API_KEY: 'x' },
+    }).start();
+    try {
+      const k = await createKey(own, { env: 'live' });
+      const res = await fetch(own.url('/v1/messages'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': k.key },
+        body: JSON.stringify({ ...hello(), stream: true }),
+      });
+      const events = sseEvents(await res.text());
+      expect(events.at(-1)?.[0]).to.equal('error');
+      expect(JSON.parse(events.at(-1)?.[1] ?? '{}').error.type).to.equal('api_error');
+      expect(sent).to.be.lessThan(16 * 1024 * 1024);
+      await sleep(100);
+      expect(closed).to.equal(true);
+    } finally {
+      await own.stop();
+      endless.close();
+    }
   });
 });

@@ -59,6 +59,15 @@ describe('test-key scenarios (x-gateway-test-scenario)', function () {
     expect((err as Error).message).to.contain('overloaded_error');
   });
 
+  it('mid_stream_error sends some text first even for a tiny max_tokens', async function () {
+    const stream = client().messages.stream({ ...params, max_tokens: 1 }, withScenario('mid_stream_error'));
+    const texts: string[] = [];
+    stream.on('text', (t) => texts.push(t));
+    const err = await stream.finalMessage().catch((e: unknown) => e);
+    expect(texts.join('')).to.equal('This ');
+    expect((err as Error).message).to.contain('overloaded_error');
+  });
+
   it('mid_stream_error on the raw wire: event: error with the vendor body', async function () {
     const res = await fetch(gw.url('/v1/messages'), {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { GatewayError, InternalError, vendorErrorBody, type Logger, type RateLimitPosition } from '@gateway/shared';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setRateLimitHeaders } from './response-headers.js';
 
 /** Any thrown value as a GatewayError; unknown faults become a 500 whose message stays in the log. */
@@ -40,6 +40,15 @@ export function sendError(
   if (e.status === 413) res.setHeader('connection', 'close');
   res.setHeader('content-length', Buffer.byteLength(body));
   res.end(body);
+}
+
+/**
+ * Refuses a request whose body was not read: the connection closes after the answer, so the unread body is
+ * neither buffered nor drained.
+ */
+export function refuseUnread(req: IncomingMessage, res: ServerResponse, err: GatewayError, requestId: string, log: Logger): void {
+  if (!req.complete) res.setHeader('connection', 'close');
+  sendError(res, err, requestId, log);
 }
 
 export function isEventStream(res: ServerResponse): boolean {

@@ -1,20 +1,22 @@
-import { newRequestId, type Caller, type Logger, type PrivacyMode } from '@gateway/shared';
+import { keyFormatError, type Caller, type Logger, type PrivacyMode } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { readJsonBody } from '../http/body-reader.js';
-import { asGatewayError, sendError } from '../http/error-responder.js';
+import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
 import { apiKeyFrom, apiVersionFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateCountTokensBody } from '../messages-request.js';
 import { applyPrivacy } from '../privacy/index.js';
+import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
 export function countTokensRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const requestId = newRequestId();
-    res.setHeader('request-id', requestId);
+    const requestId = requestIdOf(res);
     const log: Logger = deps.log.child({ request_id: requestId });
     const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
+    const keyError = keyFormatError(caller.api_key);
+    if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
     const read = await readJsonBody(req);
     const version = apiVersionFrom(req.headers);
     const validated = read.ok ? validateCountTokensBody(read.json) : read.error;

@@ -1,5 +1,5 @@
 import {
-  newRequestId,
+  keyFormatError,
   type Caller,
   type Decision,
   type GatewayError,
@@ -11,11 +11,12 @@ import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult } from '../exchange.js';
 import { zeroUsage } from '../exchange.js';
 import { readJsonBody } from '../http/body-reader.js';
-import { asGatewayError, sendError } from '../http/error-responder.js';
+import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
 import { apiKeyFrom, apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
 import { applyPrivacy, formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
+import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 interface ParsedRequest {
@@ -32,10 +33,12 @@ interface ParsedRequest {
 /** POST /v1/messages: authenticate → decide → transform → forward → relay → report. */
 export function messagesRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const requestId = newRequestId();
-    res.setHeader('request-id', requestId);
+    const requestId = requestIdOf(res);
     let log = deps.log.child({ request_id: requestId });
     const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
+    // Without a well-formed key there is nothing to decide: refuse before reading (and buffering) the body.
+    const keyError = keyFormatError(caller.api_key);
+    if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
 
     const parsed = await parseRequest(req);
     const decision = await decide(deps, caller, parsed, log);
@@ -125,7 +128,7 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
   };
   x.res.on('close', onClose);
   const k = x.grant.key;
-  const lease = x.grant.lease_id === '' ? null : { lease_id: x.grant.lease_id, account_id: k.account_id, environment: k.environment };
+  const lease = x.grant.lease_id === '' ? null : { lease_id: x.grant.lease_id, account_id: k.account_id, environment: k.environment, key_id: k.key_id };
   deps.inflight.add(x.requestId, k.key_id, lease, controller);
   deps.metrics.inflight.inc();
   try {

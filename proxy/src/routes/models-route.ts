@@ -1,8 +1,9 @@
-import { InvalidRequestError, newRequestId, type Caller, type ModelEntryWire, type ModelPage } from '@gateway/shared';
+import { InvalidRequestError, type Caller, type ModelEntryWire, type ModelPage } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { sendError } from '../http/error-responder.js';
 import { apiKeyFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
+import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** A model entry as the spec shows it (prices as numbers; the wire carries exact decimal strings). */
@@ -51,21 +52,22 @@ function caller(deps: ProxyDeps, req: Request, requestId: string): Caller {
 /** GET /v1/models: only the models this key can call, paged as the vendor pages. */
 export function listModelsRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const requestId = newRequestId();
-    res.setHeader('request-id', requestId);
+    const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     const limitRaw = queryString(req, 'limit');
     const limit = limitRaw === '' ? 20 : Number(limitRaw);
+    const limitValid = Number.isInteger(limit) && limit >= 1 && limit <= 1000;
     try {
       const answer = await deps.policy.listModels({
         caller: caller(deps, req, requestId),
         model_id: '',
-        limit: Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : 20,
+        limit: limitValid ? limit : 20,
         after_id: queryString(req, 'after_id'),
         before_id: queryString(req, 'before_id'),
+        request_valid: limitValid,
       });
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      if (!limitValid) {
         return sendError(res, new InvalidRequestError('limit: must be an integer from 1 to 1000'), requestId, log, answer.rateLimit);
       }
       setRateLimitHeaders(res, answer.rateLimit);
@@ -79,8 +81,7 @@ export function listModelsRoute(deps: ProxyDeps) {
 /** GET /v1/models/{id}: one entry (dated aliases resolve), or 404 when this key cannot call it. */
 export function getModelRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const requestId = newRequestId();
-    res.setHeader('request-id', requestId);
+    const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     try {
       const answer = await deps.policy.listModels({
@@ -89,6 +90,7 @@ export function getModelRoute(deps: ProxyDeps) {
         limit: 1,
         after_id: '',
         before_id: '',
+        request_valid: true,
       });
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
       setRateLimitHeaders(res, answer.rateLimit);

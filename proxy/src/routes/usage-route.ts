@@ -1,15 +1,14 @@
-import { newRequestId } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { sendError } from '../http/error-responder.js';
 import { apiKeyFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
+import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** GET /v1/usage: free and never rate limited; the calling key's account and environment this period. */
 export function usageRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
-    const requestId = newRequestId();
-    res.setHeader('request-id', requestId);
+    const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     try {
       const answer = await deps.policy.getUsage({

@@ -106,9 +106,8 @@ export class StubResponder implements Responder {
     const deltas = slow ? groupChars(reply.text, SLOW_DELTAS) : groupPieces(reply.pieces, Math.ceil(reply.pieces.length / 2));
     let sentPieces = 0;
     for (let i = 0; i < deltas.length; i += 1) {
-      if (midError && i === Math.min(3, deltas.length - 1)) {
-        return { usage: { ...usageSoFar(sentPieces) }, outcome: 'upstream_error', error: new OverloadedError('Overloaded') };
-      }
+      // some deltas (three, or every one there is), then the error
+      if (midError && i === 3) break;
       if (slow) {
         try {
           await sleep(SLOW_GAP_MS, undefined, { signal: x.signal });
@@ -122,6 +121,7 @@ export class StubResponder implements Responder {
       relay.send({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
     }
     const usage = usageSoFar(sentPieces);
+    if (midError && !x.signal.aborted) return { usage, outcome: 'upstream_error', error: new OverloadedError('Overloaded') };
     if (x.signal.aborted || relay.closed) return { usage, outcome: abortReason(x.signal) === undefined ? 'client_disconnect' : 'revoked', ...errorOf(x) };
     relay.send({ type: 'content_block_stop', index: 0 });
     relay.send({

@@ -1,6 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import type { SseRelay, StreamEvent } from '../relay/sse-relay.js';
 
+/** The largest event the gateway holds while waiting for its end (the vendor's events are far smaller). */
+const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+
 /**
  * Reads an upstream's SSE bytes event by event and relays each one as soon as it is complete: byte for byte,
  * except `message_start`, whose `model` is rewritten from the upstream id back to the catalogue alias.
@@ -8,6 +11,8 @@ import type { SseRelay, StreamEvent } from '../relay/sse-relay.js';
 export class UpstreamSseReader {
   private readonly parser;
   private readonly decoder = new TextDecoder();
+  /** Characters fed since the last complete event: bounded, so a stream without event boundaries cannot grow memory. */
+  private pendingChars = 0;
   /** Set when the upstream sent something that is not the vendor's event stream. */
   garbage = false;
   sawError = false;
@@ -16,6 +21,7 @@ export class UpstreamSseReader {
   constructor(relay: SseRelay, alias: string) {
     this.parser = createParser({
       onEvent: (e) => {
+        this.pendingChars = 0;
         let parsed: StreamEvent;
         try {
           parsed = JSON.parse(e.data) as StreamEvent;
@@ -41,6 +47,9 @@ export class UpstreamSseReader {
   }
 
   feed(chunk: Buffer): void {
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    const text = this.decoder.decode(chunk, { stream: true });
+    this.pendingChars += text.length;
+    this.parser.feed(text);
+    if (this.pendingChars > MAX_EVENT_CHARS) this.garbage = true;
   }
 }

@@ -68,7 +68,8 @@ class Call {
       this.resolve = resolve;
       const onAbort = (): void => {
         const reason = abortReason(this.x.signal);
-        this.finish({ usage: meteredUsage(this.tap, this.x.body, true), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) });
+        // Billed only if the request had gone out (an abort during signing bills nothing).
+        this.finish({ usage: meteredUsage(this.tap, this.x.body, this.req !== undefined), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) });
       };
       if (this.x.signal.aborted) return onAbort();
       this.x.signal.addEventListener('abort', onAbort, { once: true });

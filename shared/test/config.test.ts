@@ -1,0 +1,27 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('config', function () {
+  it('reads the contract\'s defaults', function () {
+    const c = loadConfig({}, '/srv');
+    expect(c.port).to.equal(8080);
+    expect(c.policyAddr).to.deep.equal({ host: '127.0.0.1', port: 50051 });
+    expect(c.metricsPort).to.equal(9464);
+    expect(c.dataDir).to.equal('/srv/data');
+    expect(c.redisUrl).to.equal(undefined);
+    expect(c.upstream.kind).to.equal('messages');
+    expect(Object.isFrozen(c) && Object.isFrozen(c.upstream)).to.equal(true);
+  });
+
+  it('reports every problem at once', function () {
+    try {
+      loadConfig({ PORT: 'x', POLICY_ADDR: 'nohost', REDIS_URL: 'http://x', UPSTREAM_KIND: 'grpc', TRUSTED_PROXIES: '10.0.0.0/8,10.0.0.0/33', LEASE_TTL_MS: '600000' });
+      expect.fail('should throw');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'POLICY_ADDR', 'REDIS_URL', 'UPSTREAM_KIND', 'TRUSTED_PROXIES', 'LEASE_TTL_MS']) expect(problems).to.contain(name);
+      expect((err as ConfigError).problems).to.have.length(6);
+    }
+  });
+});
