@@ -1,5 +1,6 @@
 import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
 import type { Responder } from './exchange.js';
+import type { DetectMany } from './privacy/index.js';
 import type { ClientAddressResolver } from './http/client-address.js';
 import type { InflightRegistry } from './inflight-registry.js';
 import type { ProxyMetrics } from './proxy-metrics.js';
@@ -14,6 +15,8 @@ export interface ProxyDeps {
   reporter: UsageReporter;
   metrics: ProxyMetrics;
   addresses: ClientAddressResolver;
+  /** finds personal data, off the event loop for large requests */
+  detectMany: DetectMany;
   /** test keys */
   stub: Responder;
   /** live keys */

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
@@ -8,6 +9,7 @@ import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
 import { createUpstream } from './upstream/create-upstream.js';
+import { DetectorPool } from './privacy/index.js';
 import { UsageReporter } from './usage-reporter.js';
 import { UsageSpool } from './usage-spool.js';
 
@@ -25,6 +27,8 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   inflight.start(config.leaseTtlMs);
   const reporter = new UsageReporter(policy, new UsageSpool(config.dataDir, log, randomBase62(8)), log);
   reporter.start(1_000);
+  // One detector thread per spare core (at least one): large requests are scanned there.
+  const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1));
   const app = createApp({
     config,
     log,
@@ -33,6 +37,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     reporter,
     metrics: new ProxyMetrics(registry),
     addresses: new ClientAddressResolver(config.trustedProxies),
+    detectMany: detectors.detectMany,
     stub: new StubResponder(),
     upstream: createUpstream(config, log),
   });
@@ -59,6 +64,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
       await reporter.drain();
       metrics.server.close();
       policy.close();
+      await detectors.close();
     },
   };
 }

@@ -131,4 +131,15 @@ describe('privacy modes end to end', function () {
     expect(metrics).to.match(/gateway_pii_detections_total\{type="EMAIL",mode="flag"[^}]*\} [1-9]/);
     expect(metrics).to.not.contain(EMAIL);
   });
+
+  it('scans a large request (in the detector threads) completely, and refuses more text than any context holds', async function () {
+    const unit = '{"id": 1234567890, "ts": "2026-11-22T01:02:03Z", "ip": "81.2.69.160", "mail": "a.b@example.org"}, ';
+    const n = Math.floor(3_000_000 / unit.length);
+    const { response } = await sdk('tokenise').messages.create({ ...ask(unit.repeat(n)), max_tokens: 5 }).withResponse();
+    expect(response.headers.get('x-gateway-pii')).to.equal(`EMAIL=${n},IP_ADDRESS=${n}`);
+
+    const tooMuch = await sdk('redact').messages.create({ ...ask('x'.repeat(4 * 1024 * 1024 + 1)), max_tokens: 5 }).catch((e: unknown) => e);
+    expect(tooMuch).to.be.instanceOf(Anthropic.BadRequestError);
+    expect((tooMuch as Error).message).to.contain('prompt is too long');
+  });
 });

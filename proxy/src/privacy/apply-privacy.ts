@@ -1,4 +1,4 @@
-import { collectTextSlots } from './body-texts.js';
+import { collectTextSlots, type TextSlot } from './body-texts.js';
 import { detect } from './detect.js';
 import type { Finding, PiiType } from './pii-types.js';
 import { createTokenRestorer } from './token-restorer.js';
@@ -31,11 +31,38 @@ function replaceFindings(text: string, findings: readonly Finding[], replacement
  * Detected values are never logged; in tokenise mode they live only in the returned restorer.
  */
 export function applyPrivacy(body: Record<string, unknown>, mode: PrivacyMode): PrivacyResult {
-  const counts: Partial<Record<PiiType, number>> = {};
-  if (mode === 'off') return { body, counts, restorer: null };
-
+  if (mode === 'off') return { body, counts: {}, restorer: null };
   const slots = collectTextSlots(body);
-  const findings = slots.map((slot) => detect(slot.text));
+  return applyFindings(body, mode, slots, slots.map((slot) => detect(slot.text)));
+}
+
+/** Finds personal data in many texts: in this thread, or (for large requests) in a worker pool. */
+export type DetectMany = (texts: string[]) => Promise<Finding[][]>;
+
+/**
+ * applyPrivacy with detection handed to `detectMany`, so a large request is scanned off the event loop.
+ * The texts are read, and replaced, in this thread.
+ */
+export async function applyPrivacyWith(body: Record<string, unknown>, mode: PrivacyMode, detectMany: DetectMany): Promise<PrivacyResult> {
+  if (mode === 'off') return { body, counts: {}, restorer: null };
+  const slots = collectTextSlots(body);
+  return applyFindings(body, mode, slots, await detectMany(slots.map((s) => s.text)));
+}
+
+/** The total length of the texts a privacy mode would scan. */
+export function privacyTextLength(body: Record<string, unknown>): number {
+  let n = 0;
+  for (const slot of collectTextSlots(body)) n += slot.text.length;
+  return n;
+}
+
+function applyFindings(
+  body: Record<string, unknown>,
+  mode: Exclude<PrivacyMode, 'off'>,
+  slots: TextSlot[],
+  findings: Finding[][],
+): PrivacyResult {
+  const counts: Partial<Record<PiiType, number>> = {};
   for (const list of findings) for (const f of list) counts[f.type] = (counts[f.type] ?? 0) + 1;
   if (mode === 'flag') return { body, counts, restorer: null };
 

@@ -2,8 +2,9 @@
 export type { CorePiiType, ExtraPiiType, Finding, PiiType } from './pii-types.js';
 export { CORE_PII_TYPES, PII_TYPES } from './pii-types.js';
 export { detect } from './detect.js';
-export type { PrivacyMode, PrivacyResult } from './apply-privacy.js';
-export { applyPrivacy } from './apply-privacy.js';
+export type { DetectMany, PrivacyMode, PrivacyResult } from './apply-privacy.js';
+export { applyPrivacy, applyPrivacyWith, privacyTextLength } from './apply-privacy.js';
+export { DetectorPool } from './detector-pool.js';
 export { formatPiiHeader } from './pii-header.js';
 export type { TokenRestorer } from './token-restorer.js';
 export type { StreamRestorer } from './stream-restorer.js';

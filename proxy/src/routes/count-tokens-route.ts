@@ -5,7 +5,7 @@ import { asGatewayError, refuseUnread, sendError } from '../http/error-responder
 import { apiKeyFrom, apiVersionFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateCountTokensBody } from '../messages-request.js';
-import { applyPrivacy } from '../privacy/index.js';
+import { applyKeyPrivacy } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
@@ -39,7 +39,7 @@ export function countTokensRoute(deps: ProxyDeps) {
       setRoutingHeaders(res, grant.key.residency, grant.route);
       const mode: PrivacyMode = grant.key.privacy_mode;
       let body: Record<string, unknown> = { ...(validated as Record<string, unknown>), model: grant.route.upstream_model };
-      if (mode !== 'off') body = applyPrivacy(body, mode).body;
+      if (mode !== 'off') body = (await applyKeyPrivacy(deps, body, mode)).body;
       const responder = grant.key.environment === 'test' ? deps.stub : deps.upstream;
       const controller = new AbortController();
       res.on('close', () => controller.abort());

@@ -15,7 +15,8 @@ import { asGatewayError, refuseUnread, sendError } from '../http/error-responder
 import { apiKeyFrom, apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
-import { applyPrivacy, formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
+import { formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
+import { applyKeyPrivacy } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
@@ -52,7 +53,7 @@ export function messagesRoute(deps: ProxyDeps) {
     setRoutingHeaders(res, grant.key.residency, grant.route);
     let result: ExchangeResult;
     try {
-      const { body, restorer } = transform(deps, res, parsed.body as MessagesBody, grant);
+      const { body, restorer } = await transform(deps, res, parsed.body as MessagesBody, grant);
       result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
         apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
     } catch (err) {
@@ -109,11 +110,11 @@ async function decide(deps: ProxyDeps, caller: Caller, parsed: ParsedRequest, lo
 }
 
 /** Model → the upstream id of the route; the key's privacy mode on every text the request carries. */
-function transform(deps: ProxyDeps, res: Response, body: MessagesBody, grant: Grant): { body: MessagesBody; restorer: TokenRestorer | null } {
+async function transform(deps: ProxyDeps, res: Response, body: MessagesBody, grant: Grant): Promise<{ body: MessagesBody; restorer: TokenRestorer | null }> {
   const mode: PrivacyMode = grant.key.privacy_mode;
   const outgoing: MessagesBody = { ...body, model: grant.route.upstream_model };
   if (mode === 'off') return { body: outgoing, restorer: null };
-  const result = applyPrivacy(outgoing, mode);
+  const result = await applyKeyPrivacy(deps, outgoing, mode);
   for (const [type, count] of Object.entries(result.counts)) deps.metrics.pii.inc({ type, mode }, count ?? 0);
   res.setHeader('x-gateway-privacy', mode);
   res.setHeader('x-gateway-pii', formatPiiHeader(result.counts));

@@ -1,0 +1,66 @@
+import { Worker } from 'node:worker_threads';
+import { detect } from './detect.js';
+import type { Finding } from './pii-types.js';
+
+/** Below this many characters a request is scanned in place: handing it to a thread would cost more. */
+const INLINE_CHARS = 64 * 1024;
+
+interface Pending {
+  worker: Worker;
+  resolve: (f: Finding[][]) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Worker threads that run the PII detector, so scanning a large request never stalls the proxy's event loop
+ * (health checks, other requests and streams keep flowing). Small requests are scanned in place.
+ */
+export class DetectorPool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private next = 0;
+  private seq = 0;
+
+  constructor(size: number) {
+    for (let i = 0; i < Math.max(1, size); i += 1) this.spawn();
+  }
+
+  readonly detectMany = (texts: string[]): Promise<Finding[][]> => {
+    let total = 0;
+    for (const t of texts) total += t.length;
+    if (total < INLINE_CHARS) return Promise.resolve(texts.map((t) => detect(t)));
+    const id = (this.seq += 1);
+    const worker = this.workers[this.next % this.workers.length] as Worker;
+    this.next += 1;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { worker, resolve, reject });
+      worker.postMessage({ id, texts });
+    });
+  };
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL('./detector-worker.js', import.meta.url));
+    worker.unref();
+    worker.on('message', (msg: { id: number; findings: Finding[][] }) => {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      p?.resolve(msg.findings);
+    });
+    worker.on('error', (err) => {
+      // A crashed thread fails what it held and is replaced; the requests are answered with a 500.
+      for (const [id, p] of this.pending) {
+        if (p.worker !== worker) continue;
+        this.pending.delete(id);
+        p.reject(err);
+      }
+      const i = this.workers.indexOf(worker);
+      if (i !== -1) this.workers.splice(i, 1);
+      this.spawn();
+    });
+    this.workers.push(worker);
+  }
+}
