@@ -1,0 +1,225 @@
+// Decision throughput and latency of the real policy service over real gRPC, with Redis counters (a disposable
+// redis-server this script starts on a free loopback port) against in-process counters as the baseline, both in
+// the same run. Run with `npm run bench:decisions` (builds first). See docs/benchmarks.md for what it measures.
+//
+// Each of CONCURRENCY workers loops: Decide (as the proxy sends it for a live key) → ReportUsage (as the proxy
+// sends it when the response ends, which also frees the concurrency lease). "decisions/s" counts these
+// decide+report cycles per second of wall time; decide and report latencies are timed separately. A third row,
+// the gRPC floor, makes the same two calls as Releases with no lease, which the policy service answers without
+// touching any counter: the cost of the gRPC round trips alone, through the same client and server.
+//
+// Besides wall-clock figures it reports the CPU time each process spent per cycle (Linux /proc): the policy
+// service, redis-server and this client (whose gRPC client is the proxy's). CPU per decision is much less
+// sensitive than decisions/s to other load on a shared machine.
+//
+// Knobs (env): BENCH_REQUESTS per store and level (default 3000), BENCH_WARMUP (default 500),
+// BENCH_CONCURRENCY (default 1,16,64), BENCH_ROUNDS (default 4; the stores alternate order each round).
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createLogger } from '@gateway/shared';
+import { RedisServerProcess } from '@gateway/policy/test-support/redis';
+import { GrpcPolicyClient } from '../proxy/dist/src/grpc-policy-client.js';
+import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
+import { TICKS_PER_SECOND, fmt, intFromEnv, intListFromEnv, machine, printTable, processCpuMs, summarise } from './stats.mjs';
+
+const REQUESTS = intFromEnv('BENCH_REQUESTS', 3000, 1);
+const WARMUP = intFromEnv('BENCH_WARMUP', 500, 0);
+const LEVELS = intListFromEnv('BENCH_CONCURRENCY', [1, 16, 64]);
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 4, 1);
+const MODEL = 'alpha-sonnet-5';
+
+const log = createLogger('bench', 'silent');
+const cleanups = [];
+const cleanup = async () => {
+  while (cleanups.length > 0) await cleanups.pop()().catch(() => undefined);
+};
+process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+/** One policy service (no proxy), a live key whose plan refuses nothing, and a gRPC client to it. */
+async function startStore(name, redis) {
+  const gw = new TestGateway(redis === undefined ? {} : { redis });
+  cleanups.push(() => gw.stop());
+  await gw.startPolicy();
+  const key = await createKey(gw, {
+    env: 'live',
+    plan: { name: `bench-${name}`, rpm: 100_000_000, concurrency: 10_000, allowance: 1_000_000_000_000 },
+  });
+  const client = new GrpcPolicyClient(`127.0.0.1:${gw.policyPort}`, log);
+  cleanups.push(async () => client.close());
+  return { name, gw, key, client };
+}
+
+let seq = 0;
+/** Decide then report one request, as the proxy does for a live key; returns both latencies in ms. */
+async function cycle(store) {
+  const requestId = `req_bench${(seq += 1)}`;
+  const t0 = performance.now();
+  const d = await store.client.decide({
+    caller: { api_key: store.key.key, source_ip: '127.0.0.1', request_id: requestId },
+    operation: 'CREATE_MESSAGE',
+    model: MODEL,
+    stream: true,
+    max_tokens: 1024,
+    input_tokens_estimate: 250,
+    request_valid: true,
+  });
+  const t1 = performance.now();
+  if (d.kind !== 'allow') throw new Error(`${store.name}: decision was ${d.kind}: ${d.error?.message ?? ''}`);
+  const g = d.grant;
+  await store.client.reportUsage({
+    request_id: requestId,
+    decision_id: d.decisionId,
+    key_id: g.key.key_id,
+    account_id: g.key.account_id,
+    environment: g.key.environment,
+    model: g.model,
+    usage: { input_tokens: 200, output_tokens: 120, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    lease_id: g.lease_id,
+    reserved_units: g.reserved_units,
+    outcome: 'ok',
+    finished_unix_ms: Date.now(),
+  });
+  return [t1 - t0, performance.now() - t1];
+}
+
+/**
+ * The same two round trips with nothing behind them: a Release with no lease is answered without touching any
+ * counter or the database, so this is the cost of two gRPC calls through the same client and server.
+ */
+async function floorCycle(store) {
+  const empty = { lease_id: '', key_id: '', account_id: '', environment: 'live', reserved_units: 0 };
+  const t0 = performance.now();
+  await store.client.release(empty);
+  const t1 = performance.now();
+  await store.client.release(empty);
+  return [t1 - t0, performance.now() - t1];
+}
+
+/** The pid of the redis-server on this port (only the one this script started is ever asked). */
+function redisPid(port) {
+  const info = execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'INFO', 'server']).toString();
+  return Number(/process_id:(\d+)/.exec(info)?.[1]);
+}
+
+/** CPU ms used so far by the policy service, redis-server and this process. */
+function cpuNow(policyPid, redisServerPid) {
+  const self = process.cpuUsage();
+  return { policy: processCpuMs(policyPid), redis: processCpuMs(redisServerPid), client: (self.user + self.system) / 1000 };
+}
+
+/** `total` calls of `fn`, `concurrency` in flight (closed loop); wall time and per-call latencies. */
+async function drive(fn, total, concurrency) {
+  const samples = [];
+  let started = 0;
+  const worker = async () => {
+    while (started < total) {
+      started += 1;
+      samples.push(await fn());
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return { wallMs: performance.now() - t0, samples };
+}
+
+async function main() {
+  const m = machine();
+  process.stdout.write(
+    `decision bench: nproc=${m.nproc} (${m.cpu}), ${m.memGiB} GiB, node ${m.node}, load ${m.loadavg.join(' ')}\n` +
+      `requests per store and level=${REQUESTS} (in ${ROUNDS} rounds), warm-up=${WARMUP}, concurrency=${LEVELS.join(',')}\n\n`,
+  );
+  const redisServer = await RedisServerProcess.start();
+  cleanups.push(() => redisServer.dispose());
+  const redis = { url: redisServer.url, keyPrefix: `gwbench:${randomBytes(4).toString('hex')}:` };
+  const stores = [await startStore('memory', undefined), await startStore('redis', redis)];
+  const floor = { name: 'grpc-floor', client: stores[0].client, gw: stores[0].gw };
+  const redisServerPid = redisPid(redisServer.port);
+
+  for (const s of [...stores, floor]) {
+    await drive(() => (s === floor ? floorCycle(s) : cycle(s)), WARMUP, 16);
+  }
+
+  const results = [];
+  const perRound = Math.ceil(REQUESTS / ROUNDS);
+  for (const level of LEVELS) {
+    const acc = new Map([...stores, floor].map((s) => [s.name, { wallMs: 0, calls: 0, decide: [], report: [], cpu: { policy: 0, redis: 0, client: 0 } }]));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternate which store goes first, so a burst of load from elsewhere cannot favour one of them.
+      const order = round % 2 === 0 ? [...stores, floor] : [floor, ...stores.slice().reverse()];
+      for (const s of order) {
+        const before = cpuNow(s.gw.policy.child.pid, redisServerPid);
+        const r = await drive(() => (s === floor ? floorCycle(s) : cycle(s)), perRound, level);
+        const after = cpuNow(s.gw.policy.child.pid, redisServerPid);
+        const a = acc.get(s.name);
+        for (const k of Object.keys(a.cpu)) a.cpu[k] += after[k] - before[k];
+        a.wallMs += r.wallMs;
+        a.calls += r.samples.length;
+        for (const [decide, report] of r.samples) {
+          a.decide.push(decide);
+          a.report.push(report);
+        }
+      }
+    }
+    for (const [name, a] of acc) {
+      results.push({
+        store: name,
+        concurrency: level,
+        calls: a.calls,
+        perSecond: (a.calls / a.wallMs) * 1000,
+        decideMs: summarise(a.decide),
+        reportMs: summarise(a.report),
+        cpuMicrosPerCycle: Object.fromEntries(Object.entries(a.cpu).map(([k, v]) => [k, (v * 1000) / a.calls])),
+      });
+    }
+  }
+
+  const rows = results.map((r) => [
+    r.store,
+    String(r.concurrency),
+    fmt(r.perSecond, 0),
+    fmt(r.decideMs.p50),
+    fmt(r.decideMs.p99),
+    fmt(r.reportMs.p50),
+    fmt(r.reportMs.p99),
+  ]);
+  printTable(['store', 'in flight', 'decisions/s', 'decide p50 ms', 'decide p99 ms', 'report p50 ms', 'report p99 ms'], rows);
+  process.stdout.write('(grpc-floor: the same two round trips as empty RPCs that touch no counter; its "decide" and "report"\ncolumns are the first and second empty call)\n\n');
+  printTable(
+    ['CPU µs per cycle', 'in flight', 'policy service', 'redis-server', 'client'],
+    results.map((r) => [r.store, String(r.concurrency), fmt(r.cpuMicrosPerCycle.policy, 0), fmt(r.cpuMicrosPerCycle.redis, 0), fmt(r.cpuMicrosPerCycle.client, 0)]),
+  );
+  process.stdout.write(`(user + system time per decide+report cycle, from /proc at ${TICKS_PER_SECOND} ticks/s; the client row is this process)\n\n`);
+
+  const ratios = LEVELS.map((level) => {
+    const mem = results.find((r) => r.store === 'memory' && r.concurrency === level);
+    const red = results.find((r) => r.store === 'redis' && r.concurrency === level);
+    return {
+      concurrency: level,
+      throughput: red.perSecond / mem.perSecond,
+      decideP50: red.decideMs.p50 / mem.decideMs.p50,
+      decideP99: red.decideMs.p99 / mem.decideMs.p99,
+      policyCpu: red.cpuMicrosPerCycle.policy / mem.cpuMicrosPerCycle.policy,
+      policyPlusRedisCpu: (red.cpuMicrosPerCycle.policy + red.cpuMicrosPerCycle.redis) / mem.cpuMicrosPerCycle.policy,
+    };
+  });
+  printTable(
+    ['redis / memory', 'decisions/s', 'decide p50', 'decide p99', 'policy CPU', 'policy+redis CPU'],
+    ratios.map((r) => [
+      `${r.concurrency} in flight`,
+      `${fmt(r.throughput)}x`,
+      `${fmt(r.decideP50)}x`,
+      `${fmt(r.decideP99)}x`,
+      `${fmt(r.policyCpu)}x`,
+      `${fmt(r.policyPlusRedisCpu)}x`,
+    ]),
+  );
+  process.stdout.write(`\nload after: ${machine().loadavg.join(' ')}\n`);
+  process.stdout.write(`result: ${JSON.stringify({ bench: 'decisions', machine: m, requests: REQUESTS, warmup: WARMUP, rounds: ROUNDS, results, ratios })}\n`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanup();
+}
