@@ -12,6 +12,8 @@ export class SseRelay {
   readonly tap = new UsageTap();
 
   private readonly blockKinds = new Map<number, 'text' | 'json'>();
+  /** Whether what was written so far ends at an event boundary (raw bytes may stop mid-event). */
+  private atBoundary = true;
 
   constructor(
     private readonly res: ServerResponse,
@@ -29,6 +31,29 @@ export class SseRelay {
 
   get closed(): boolean {
     return this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** True when nothing needs changing in the events, so an upstream's bytes can go straight through. */
+  get passesBytes(): boolean {
+    return this.restorer === null;
+  }
+
+  /** An upstream's bytes, exactly as they came (only when passesBytes). */
+  writeBytes(chunk: Buffer): void {
+    if (this.closed || chunk.length === 0) return;
+    this.res.write(chunk);
+    this.atBoundary = chunk.length >= 2 && chunk[chunk.length - 1] === 0x0a && chunk[chunk.length - 2] === 0x0a;
+  }
+
+  /** Reads an event's usage without writing it (its bytes went through writeBytes). */
+  observe(event: StreamEvent): void {
+    this.tap.observe(event);
+  }
+
+  /** Before an error event: ends a half-written event, so the client's parser does not run the two together. */
+  closeOpenEvent(): void {
+    if (!this.atBoundary && !this.closed) this.res.write('\n\n');
+    this.atBoundary = true;
   }
 
   /**
@@ -52,6 +77,7 @@ export class SseRelay {
   private writeFrame(name: string, data: string): void {
     if (this.closed) return;
     this.res.write(`event: ${name}\ndata: ${data}\n\n`);
+    this.atBoundary = true;
   }
 
   private restore(event: StreamEvent): StreamEvent[] {
