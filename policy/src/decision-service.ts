@@ -188,8 +188,13 @@ export class DecisionService {
       finished_at_ms: finishedMs,
       period_start_ms: period.startMs,
     });
-    await this.countIntoAllowance(r.request_id, period);
-    if (r.lease_id !== '') await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+    try {
+      await this.countIntoAllowance(r.request_id, period);
+      if (r.lease_id !== '') await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+    } catch (err) {
+      // The row is in the ledger; the counter step is retried with the report (the proxy keeps it until taken).
+      throw new ServiceUnavailableError('The gateway cannot reach its counter store; the report will be retried.', { cause: err });
+    }
     return { recorded };
   }
 
@@ -206,6 +211,7 @@ export class DecisionService {
       await this.d.counters.addUsed(
         { accountId: row.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
         row.billable_units,
+        requestId,
       );
       this.d.ledger.markCounted(requestId);
     } finally {
@@ -227,8 +233,9 @@ export class DecisionService {
     );
     const revoked = new Set<string>();
     for (const l of leases) {
+      // Only a key known to be revoked or expired is reported; a failed lookup is not a revocation.
       const entry = this.d.keys.byId(l.key_id);
-      if (entry === undefined || entry.record.revoked_at !== null || (entry.expiresAtMs !== null && now >= entry.expiresAtMs)) revoked.add(l.key_id);
+      if (entry !== undefined && (entry.record.revoked_at !== null || (entry.expiresAtMs !== null && now >= entry.expiresAtMs))) revoked.add(l.key_id);
     }
     return { unknown_lease_ids: unknown, revoked_key_ids: [...revoked] };
   }

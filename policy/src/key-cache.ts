@@ -137,7 +137,8 @@ export class KeyCache {
       account,
       limits: effectiveLimits(plan, account),
       allowlist: record.allowed_ips === null ? null : new IpAllowlist(record.allowed_ips),
-      expiresAtMs: record.expires_at === null ? null : Date.parse(record.expires_at),
+      // An expiry that does not parse is taken as already past (fail closed), never as no expiry.
+      expiresAtMs: record.expires_at === null ? null : Number.isNaN(Date.parse(record.expires_at)) ? 0 : Date.parse(record.expires_at),
     };
   }
 }

@@ -28,7 +28,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   const reporter = new UsageReporter(policy, new UsageSpool(config.dataDir, log, randomBase62(8)), log);
   reporter.start(1_000);
   // One detector thread per spare core (at least one): large requests are scanned there.
-  const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1));
+  const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1), (err) => log.error({ err }, 'a detector thread failed; replacing it'));
   const app = createApp({
     config,
     log,

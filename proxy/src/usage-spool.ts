@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger, UsageReport } from '@gateway/shared';
+import { ServiceUnavailableError, type Logger, type UsageReport } from '@gateway/shared';
 
 /** usage-<pid>-<tag>.jsonl, or that name with .replaying-<pid> while a replay holds it */
 const FILE = /^usage-(\d+)-[A-Za-z0-9]+\.jsonl(?:\.replaying-(\d+))?$/;
@@ -25,9 +25,13 @@ export class UsageSpool {
     await this.appendLines([JSON.stringify(report)]);
   }
 
-  private async appendLines(lines: string[]): Promise<void> {
+  private async setAside(line: string): Promise<void> {
+    await this.appendLines([line], join(this.dir, 'rejected.jsonl'));
+  }
+
+  private async appendLines(lines: string[], file = this.file): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const fh = await open(this.file, 'a');
+    const fh = await open(file, 'a');
     try {
       await fh.write(`${lines.join('\n')}\n`);
       await fh.datasync();
@@ -63,9 +67,11 @@ export class UsageSpool {
           try {
             await send(report);
             delivered += 1;
-          } catch {
-            // Still down: stop here and keep the rest for the next replay, in one write.
-            break;
+          } catch (err) {
+            if (err instanceof ServiceUnavailableError) break; // still away: keep this and the rest, in order
+            // Refused for good (not a transport failure): set it aside so it cannot block the reports behind it.
+            this.log.error({ err, request_id: report.request_id }, 'usage report refused; kept in the spool\'s rejected file');
+            await this.setAside(lines[i] as string);
           }
         }
         if (i < lines.length) {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, type UsageReport } from '@gateway/shared';
+import { ServiceUnavailableError, createLogger, type UsageReport } from '@gateway/shared';
 import { UsageSpool } from '../src/usage-spool.js';
 
 const log = createLogger('test', 'silent');
@@ -25,7 +25,7 @@ describe('usage spool', function () {
     const seen: string[] = [];
     const first = await spool.replay(async (r) => {
       seen.push(r.request_id);
-      if (r.request_id === 'r2') throw new Error('still down');
+      if (r.request_id === 'r2') throw new ServiceUnavailableError('still down');
     });
     // it stops at the first failure (the policy service is still away) and keeps the rest, in order
     expect(first).to.equal(1);
@@ -34,6 +34,19 @@ describe('usage spool', function () {
     expect(await spool.replay(async (r) => void again.push(r.request_id))).to.equal(2);
     expect(again).to.deep.equal(['r2', 'r3']);
     expect(await spool.replay(async () => undefined)).to.equal(0);
+  });
+
+  it('sets aside a report refused for good, so it cannot block the ones behind it', async function () {
+    const spool = new UsageSpool(dir, log, 'z');
+    for (const id of ['a', 'bad', 'c']) await spool.append(report(id));
+    const seen: string[] = [];
+    expect(await spool.replay(async (r) => {
+      if (r.request_id === 'bad') throw new Error('refused');
+      seen.push(r.request_id);
+    })).to.equal(2);
+    expect(seen).to.deep.equal(['a', 'c']);
+    expect(await spool.replay(async () => undefined)).to.equal(0);
+    expect(readFileSync(join(dir, 'spool', 'rejected.jsonl'), 'utf8')).to.contain('"bad"');
   });
 
   it('adopts the spool of a proxy that died, and leaves a live one alone', async function () {
@@ -47,6 +60,6 @@ describe('usage spool', function () {
     await new UsageSpool(dir, log, 'c').replay(async (r) => void seen.push(r.request_id));
     // 'mine' belongs to this live process (same pid, other tag) only when the tag matches: it is not adopted
     expect(seen).to.deep.equal(['orphan']);
-    expect(readdirSync(spoolDir).sort()).to.deep.equal(['usage-1-init.jsonl', `usage-${process.pid}-b.jsonl`]);
+    expect(readdirSync(spoolDir).filter((n) => n.startsWith('usage-')).sort()).to.deep.equal(['usage-1-init.jsonl', `usage-${process.pid}-b.jsonl`]);
   });
 });

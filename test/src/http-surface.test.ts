@@ -103,8 +103,15 @@ describe('HTTP surface', function () {
     expect(unauth.status).to.equal(401);
   });
 
-  it('refuses a missing or malformed key before reading the body', async function () {
-    for (const headers of [{}, { 'x-api-key': 'gw_live_short' }]) {
+  it('refuses a missing, malformed or unknown key (or a refused address) before reading a large body', async function () {
+    const elsewhere = await createKey(gw, { account: key.account_id, ips: '10.0.0.0/8' });
+    const variants: Array<[Record<string, string>, number]> = [
+      [{}, 401],
+      [{ 'x-api-key': 'gw_live_short' }, 401],
+      [{ 'x-api-key': `gw_live_${'Z'.repeat(32)}` }, 401],
+      [{ 'x-api-key': elsewhere.key }, 403],
+    ];
+    for (const [headers, expected] of variants) {
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(gw.url('/v1/messages'), {
           method: 'POST',
@@ -118,7 +125,7 @@ describe('HTTP surface', function () {
         // only the first kilobyte of a declared 20 MiB is ever sent: the answer must not wait for the rest
         req.write('{"model":"alpha-sonnet-5","messages":[' + ' '.repeat(1024));
       });
-      expect(status).to.equal(401);
+      expect(status, JSON.stringify(headers)).to.equal(expected);
     }
   });
 

@@ -303,10 +303,13 @@ describe('live keys through a Messages-API upstream', function () {
         headers: { 'content-type': 'application/json', 'x-api-key': k.key },
         body: JSON.stringify({ ...hello(), stream: true }),
       });
-      const events = sseEvents(await res.text());
+      const text = await res.text();
+      const events = sseEvents(text);
       expect(events.at(-1)?.[0]).to.equal('error');
       expect(JSON.parse(events.at(-1)?.[1] ?? '{}').error.type).to.equal('api_error');
-      expect(sent).to.be.lessThan(16 * 1024 * 1024);
+      // none of the unfinished event reached the client, and the gateway stopped reading it
+      expect(text).to.not.contain('xxxx');
+      expect(text.length).to.be.lessThan(4096);
       await sleep(100);
       expect(closed).to.equal(true);
     } finally {
@@ -315,22 +318,22 @@ describe('live keys through a Messages-API upstream', function () {
     }
   });
 
-  it('passes upstream bytes on the moment they arrive, half an event included (no buffering)', async function () {
-    let finish: () => void = () => undefined;
+  it('passes complete events on at once while holding only an unfinished one, which a failure never exposes', async function () {
+    const finishers: Array<() => void> = [];
     const upstream = createServer((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
       res.write('event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"eu.anthropic.alpha-sonnet-5-v1:0","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":1}}}\n\n');
       res.write('event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel');
-      // the rest only once the client has shown it already holds the half event
-      finish = () => {
+      // the rest only when the test says so (or never: the upstream stalls mid-event)
+      finishers.push(() => {
         res.write('lo"}}\n\nevent: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n');
         res.end('event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n');
-      };
+      });
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const own = await new TestGateway({
-      env: { UPSTREAM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, UPSTREAM_API_KEY: 'x' },
+      env: { UPSTREAM_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, UPSTREAM_API_KEY: 'x', UPSTREAM_TIMEOUT_MS: '1000' },
     }).start();
     try {
       const k = await createKey(own, { env: 'live' });
@@ -341,14 +344,21 @@ describe('live keys through a Messages-API upstream', function () {
       });
       const reader = res.body!.getReader();
       let got = '';
-      while (!got.includes('"text":"Hel')) got += new TextDecoder().decode((await reader.read()).value);
+      // the complete events arrive while the upstream is still holding the rest
+      while (!got.includes('content_block_start')) got += new TextDecoder().decode((await reader.read()).value);
       expect(got).to.contain('"model":"alpha-sonnet-5"');
-      finish();
+      expect(got).to.not.contain('"text":"Hel');
+      finishers[0]?.();
       for (let r = await reader.read(); !r.done; r = await reader.read()) got += new TextDecoder().decode(r.value);
       expect(got).to.contain('"text":"Hello"').and.contain('event: message_stop');
       const id = res.headers.get('request-id');
       const row = (await waitForLedger(own.dataDir, (rows) => rows.some((x) => x.request_id === id))).find((x) => x.request_id === id);
       expect(row).to.deep.include({ input_tokens: 3, output_tokens: 2, outcome: 'ok' });
+
+      // an upstream that stalls mid-event: the SDK sees the timeout, not a broken event
+      const err = await new Anthropic({ apiKey: k.key, baseURL: own.baseURL, maxRetries: 0 }).messages.stream(hello()).finalMessage().catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(Anthropic.APIError);
+      expect(String(err)).to.contain('timeout_error');
     } finally {
       await own.stop();
       upstream.close();

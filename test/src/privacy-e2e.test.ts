@@ -138,8 +138,12 @@ describe('privacy modes end to end', function () {
     const { response } = await sdk('tokenise').messages.create({ ...ask(unit.repeat(n)), max_tokens: 5 }).withResponse();
     expect(response.headers.get('x-gateway-pii')).to.equal(`EMAIL=${n},IP_ADDRESS=${n}`);
 
+    const usage = async () => ((await (await fetch(gw.url('/v1/usage'), { headers: { 'x-api-key': keys['redact']!.key } })).json()) as { rate_limit: { remaining: number } }).rate_limit.remaining;
+    const before = await usage();
     const tooMuch = await sdk('redact').messages.create({ ...ask('x'.repeat(4 * 1024 * 1024 + 1)), max_tokens: 5 }).catch((e: unknown) => e);
     expect(tooMuch).to.be.instanceOf(Anthropic.BadRequestError);
     expect((tooMuch as Error).message).to.contain('prompt is too long');
+    // refused before the decision: nothing counted
+    expect(await usage()).to.equal(before);
   });
 });

@@ -61,8 +61,11 @@ export interface CounterStore {
   renew(leases: LeaseRef[], ttlMs: number, nowMs: number): Promise<string[]>;
   /** Frees a lease and its reservation. Idempotent. */
   release(lease: LeaseRef, nowMs: number): Promise<void>;
-  /** Adds settled usage to a period's counter (once per request: the ledger decides that). */
-  addUsed(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>, units: number): Promise<void>;
+  /**
+   * Adds settled usage to a period's counter, only if the counter is present (a missing one is rebuilt from the
+   * ledger, which already holds the row). With a request id it is idempotent: the same request adds once.
+   */
+  addUsed(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>, units: number, requestId?: string): Promise<void>;
   /** Units used this period, as the counters hold them (rebuilt from the ledger when missing). */
   used(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>): Promise<number>;
   /** Leases held now in a scope. */

@@ -27,6 +27,8 @@ export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, { index: number; count: number }>();
   private readonly leases = new Map<string, Lease>();
   private readonly usedByPeriod = new Map<string, number>();
+  /** Requests whose units were added (for an hour), so a repeated addUsed adds nothing. */
+  private readonly applied = new Map<string, number>();
 
   constructor(private readonly loadUsed: UsedUnitsLoader) {}
 
@@ -91,10 +93,17 @@ export class MemoryCounterStore implements CounterStore {
    * Adds only to a counter already held. A missing one is loaded from the ledger when next read, and the ledger
    * already holds this usage (it is written before addUsed): loading then adding would count it twice.
    */
-  async addUsed(spec: PeriodSpec, units: number): Promise<void> {
+  async addUsed(spec: PeriodSpec, units: number, requestId?: string): Promise<void> {
     const k = usedKey(spec);
     const held = this.usedByPeriod.get(k);
-    if (held !== undefined) this.usedByPeriod.set(k, held + units);
+    if (held === undefined) return;
+    if (requestId !== undefined) {
+      const now = Date.now();
+      if ((this.applied.get(requestId) ?? 0) > now) return;
+      this.applied.set(requestId, now + 3_600_000);
+      if (this.applied.size > 10_000) for (const [id, until] of this.applied) if (until <= now) this.applied.delete(id);
+    }
+    this.usedByPeriod.set(k, held + units);
   }
 
   async used(spec: PeriodSpec): Promise<number> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   retryAfterSeconds,
   windowOf,
@@ -22,6 +23,8 @@ export interface RedisCounterStoreOptions {
   keyPrefix?: string;
 }
 
+/** How long a request's "units added" marker lasts: retries of a report come within seconds to minutes. */
+const APPLIED_MARKER_TTL_MS = 3_600_000;
 /** A window counter outlives its minute by a minute, then Redis drops it. */
 const WINDOW_TTL_SECONDS = 120;
 /** A lease set outlives its last lease by this much (housekeeping only: expiry is the members' scores). */
@@ -108,9 +111,11 @@ export class RedisCounterStore implements CounterStore {
     await releaseScript.run(this.client, this.leaseKeys(lease.scope), [lease.leaseId]);
   }
 
-  async addUsed(spec: PeriodSpec, units: number): Promise<void> {
+  async addUsed(spec: PeriodSpec, units: number, requestId?: string): Promise<void> {
     if (!Number.isSafeInteger(units)) throw new Error(`used units must be an integer (got ${units})`);
-    await addUsedScript.run(this.client, [this.keys.used(spec)], [units]);
+    // Without a request id every call adds (callers that need no idempotency); with one, a repeat adds nothing.
+    const marker = this.keys.applied(spec.accountId, requestId ?? `anon-${randomUUID()}`);
+    await addUsedScript.run(this.client, [this.keys.used(spec), marker], [units, APPLIED_MARKER_TTL_MS]);
   }
 
   async used(spec: PeriodSpec): Promise<number> {

@@ -26,6 +26,11 @@ export class RedisKeys {
     return `${this.prefix}used:${tag(spec.accountId)}:${spec.periodId}`;
   }
 
+  /** Marks that one request's units were added to the used counter (same slot as the counter). */
+  applied(accountId: string, requestId: string): string {
+    return `${this.prefix}applied:${tag(accountId)}:${requestId}`;
+  }
+
   /** ZSET of an account's reservations in flight: member leaseId, score the lease's expiry (ms). */
   reservations(accountId: string): string {
     return `${this.prefix}resv:${tag(accountId)}`;

@@ -146,11 +146,14 @@ return 1
 /**
  * Adds settled units only when the period's counter exists. When it is missing, the ledger (written before
  * this call) already holds the row, so the next load from the ledger includes it: adding here would count it twice.
- * KEYS: used. ARGV: 1 units
+ * A marker per request makes it idempotent: a call that ran but whose reply was lost (a timeout) and is then
+ * retried adds nothing the second time.
+ * KEYS: used, marker. ARGV: 1 units, 2 marker TTL ms
  */
 export const addUsedScript = new RedisScript('add-used', `
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
-return false
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) == false then return false end
+return redis.call('INCRBY', KEYS[1], ARGV[1])
 `);
 
 /**

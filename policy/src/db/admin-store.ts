@@ -1,6 +1,7 @@
 import { displayApiKey, generateApiKey, hashApiKey, newRecordId } from '@gateway/shared';
 import type { Environment, PrivacyMode, Residency } from '@gateway/shared';
 import type { Db } from './database.js';
+import { rebuildAccountTotals } from './usage-totals.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
 
 /** A refusal of an admin change, with a message fit for the operator. */
@@ -172,6 +173,8 @@ export class AdminStore {
         )
         .run(plan, o.requests_per_minute, o.concurrency, o.allowance,
           o.overage_allowed === null ? null : o.overage_allowed ? 1 : 0, o.overage_ceiling, anchor, id);
+      // Totals are kept per billing period: new period boundaries mean the account's totals are refiled.
+      if (anchor !== current.anchor_day) rebuildAccountTotals(this.db, id, anchor);
       this.logChange('account', id, 'updated');
       return this.getAccount(id) as Account;
     }).immediate();
@@ -244,11 +247,13 @@ export class AdminStore {
     const old = this.getKey(id);
     if (old === undefined) throw new AdminError(`no key "${id}"`);
     if (old.revoked_at !== null) throw new AdminError(`key "${id}" is revoked; create a new key instead`);
+    const plan = this.getPlan(this.getAccount(old.account_id)?.plan ?? '');
     return this.createKey({
       account_id: old.account_id,
       name: old.name,
       environment: old.environment,
-      residency: old.residency,
+      // An eu key whose account moved to a uk-only plan is already held to uk; its replacement says so.
+      residency: plan?.residency === 'uk' ? 'uk' : old.residency,
       privacy_mode: old.privacy_mode,
       allowed_models: old.allowed_models,
       allowed_ips: old.allowed_ips,

@@ -2,7 +2,7 @@
  * Schema migrations, applied in order inside one transaction each. Append new ones; never edit a shipped one.
  */
 import type Database from 'better-sqlite3';
-import { billingPeriod } from '../billing.js';
+import { rebuildAccountTotals } from './usage-totals.js';
 
 export interface Migration {
   version: number;
@@ -115,24 +115,9 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
     backfill: (db) => {
-      const anchors = new Map(
-        (db.prepare('SELECT id, anchor_day FROM accounts').all() as Array<{ id: string; anchor_day: number | null }>).map((a) => [a.id, a.anchor_day]),
-      );
-      const upsert = db.prepare(UPSERT_TOTALS);
-      for (const row of db.prepare('SELECT account_id, environment, model, billable_units, cost_units, finished_at_ms FROM usage_ledger').iterate() as IterableIterator<{
-        account_id: string; environment: string; model: string; billable_units: number; cost_units: number; finished_at_ms: number;
-      }>) {
-        upsert.run({ ...row, period_start_ms: billingPeriod(row.finished_at_ms, anchors.get(row.account_id) ?? null).startMs });
+      for (const a of db.prepare('SELECT id, anchor_day FROM accounts').all() as Array<{ id: string; anchor_day: number | null }>) {
+        rebuildAccountTotals(db, a.id, a.anchor_day);
       }
     },
   },
 ];
-
-/** Adds one request to its period's totals. */
-export const UPSERT_TOTALS = `
-  INSERT INTO usage_totals (account_id, environment, period_start_ms, model, requests, billable_units, cost_units)
-  VALUES (@account_id, @environment, @period_start_ms, @model, 1, @billable_units, @cost_units)
-  ON CONFLICT (account_id, environment, period_start_ms, model) DO UPDATE SET
-    requests = requests + 1,
-    billable_units = billable_units + excluded.billable_units,
-    cost_units = cost_units + excluded.cost_units`;

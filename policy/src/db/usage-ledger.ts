@@ -1,6 +1,6 @@
 import type { Environment, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
-import { UPSERT_TOTALS } from './migrations.js';
+import { UPSERT_TOTALS } from './usage-totals.js';
 
 export interface LedgerEntry {
   request_id: string;

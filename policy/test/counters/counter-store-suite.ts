@@ -280,6 +280,15 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
         expect(await store.used(period())).to.equal(75);
       });
 
+      it('adds a request\'s units once however often its addUsed is repeated (a lost reply, retried)', async () => {
+        ledger = 5;
+        expect(await store.used(period())).to.equal(5);
+        await store.addUsed(period(), 30, 'req_same');
+        await store.addUsed(period(), 30, 'req_same');
+        await store.addUsed(period(), 7, 'req_other');
+        expect(await store.used(period())).to.equal(42);
+      });
+
       it('rebuilds used units from the ledger after the store lost its counters', async () => {
         ledger = 40;
         expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: true });

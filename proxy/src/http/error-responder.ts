@@ -46,9 +46,16 @@ export function sendError(
  * Refuses a request whose body was not read: the connection closes after the answer, so the unread body is
  * neither buffered nor drained.
  */
-export function refuseUnread(req: IncomingMessage, res: ServerResponse, err: GatewayError, requestId: string, log: Logger): void {
+export function refuseUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: GatewayError,
+  requestId: string,
+  log: Logger,
+  rateLimit: RateLimitPosition | null = null,
+): void {
   if (!req.complete) res.setHeader('connection', 'close');
-  sendError(res, err, requestId, log);
+  sendError(res, err, requestId, log, rateLimit);
 }
 
 export function isEventStream(res: ServerResponse): boolean {

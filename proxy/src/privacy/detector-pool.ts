@@ -20,8 +20,9 @@ export class DetectorPool {
   private readonly pending = new Map<number, Pending>();
   private next = 0;
   private seq = 0;
+  private closed = false;
 
-  constructor(size: number) {
+  constructor(size: number, private readonly onError: (err: Error) => void = () => undefined) {
     for (let i = 0; i < Math.max(1, size); i += 1) this.spawn();
   }
 
@@ -29,6 +30,8 @@ export class DetectorPool {
     let total = 0;
     for (const t of texts) total += t.length;
     if (total < INLINE_CHARS) return Promise.resolve(texts.map((t) => detect(t)));
+    // No thread at the moment (one is being replaced): scan in place rather than wait.
+    if (this.workers.length === 0) return Promise.resolve(texts.map((t) => detect(t)));
     const id = (this.seq += 1);
     const worker = this.workers[this.next % this.workers.length] as Worker;
     this.next += 1;
@@ -39,6 +42,9 @@ export class DetectorPool {
   };
 
   async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.pending.values()) p.reject(new Error('detector pool closed'));
+    this.pending.clear();
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 
@@ -59,7 +65,9 @@ export class DetectorPool {
       }
       const i = this.workers.indexOf(worker);
       if (i !== -1) this.workers.splice(i, 1);
-      this.spawn();
+      this.onError(err);
+      // Replaced after a pause, so a thread that cannot start does not spin.
+      if (!this.closed) setTimeout(() => this.spawn(), 1_000).unref();
     });
     this.workers.push(worker);
   }

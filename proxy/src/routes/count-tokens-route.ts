@@ -2,10 +2,11 @@ import { keyFormatError, type Caller, type Logger, type PrivacyMode } from '@gat
 import type { Request, Response } from 'express';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { refusalBeforeBody } from '../http/pre-authenticate.js';
 import { apiKeyFrom, apiVersionFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateCountTokensBody } from '../messages-request.js';
-import { applyKeyPrivacy } from '../privacy-step.js';
+import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
@@ -17,10 +18,13 @@ export function countTokensRoute(deps: ProxyDeps) {
     const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
     const keyError = keyFormatError(caller.api_key);
     if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
+    const early = await refusalBeforeBody(deps.policy, req, caller, 'COUNT_TOKENS');
+    if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
     const read = await readJsonBody(req);
     const version = apiVersionFrom(req.headers);
     const validated = read.ok ? validateCountTokensBody(read.json) : read.error;
-    const problem = typeof version !== 'string' ? version : validated instanceof Error ? validated : undefined;
+    const problem =
+      typeof version !== 'string' ? version : validated instanceof Error ? validated : textLimitError(validated as Record<string, unknown>);
     const fields = decisionFields(read.ok ? read.json : undefined);
     try {
       const decision = await deps.policy.decide({

@@ -9,14 +9,15 @@ import {
 } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult } from '../exchange.js';
-import { zeroUsage } from '../exchange.js';
+import { abortReason, zeroUsage } from '../exchange.js';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { refusalBeforeBody } from '../http/pre-authenticate.js';
 import { apiKeyFrom, apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
 import { formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
-import { applyKeyPrivacy } from '../privacy-step.js';
+import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
@@ -40,6 +41,8 @@ export function messagesRoute(deps: ProxyDeps) {
     // Without a well-formed key there is nothing to decide: refuse before reading (and buffering) the body.
     const keyError = keyFormatError(caller.api_key);
     if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
+    const early = await refusalBeforeBody(deps.policy, req, caller, 'CREATE_MESSAGE');
+    if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
 
     const parsed = await parseRequest(req);
     const decision = await decide(deps, caller, parsed, log);
@@ -78,7 +81,10 @@ async function parseRequest(req: Request): Promise<ParsedRequest> {
   else {
     const v = validateMessagesBody(read.json);
     if (v instanceof Error) problem ??= v;
-    else body = v;
+    else {
+      problem ??= textLimitError(v);
+      body = v;
+    }
   }
   return {
     body,
@@ -128,11 +134,18 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
     if (!x.res.writableFinished) controller.abort();
   };
   x.res.on('close', onClose);
+  // The client may have left while the request was being decided or scanned: its close event is already past.
+  if (x.res.destroyed || x.req.socket.destroyed) controller.abort();
   const k = x.grant.key;
   const lease = x.grant.lease_id === '' ? null : { lease_id: x.grant.lease_id, account_id: k.account_id, environment: k.environment, key_id: k.key_id };
   deps.inflight.add(x.requestId, k.key_id, lease, controller);
   deps.metrics.inflight.inc();
   try {
+    if (controller.signal.aborted) {
+      // Nothing was forwarded, so nothing is billed.
+      const reason = abortReason(controller.signal);
+      return { usage: zeroUsage(), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) };
+    }
     const responder = x.grant.key.environment === 'test' ? deps.stub : deps.upstream;
     return await responder.respond({ ...x, signal: controller.signal });
   } catch (err) {

@@ -10,8 +10,9 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 /**
  * Relays an upstream's SSE stream. The first event (`message_start`, whose `model` is rewritten from the
  * upstream id back to the alias) is parsed and rewritten; after it, when nothing needs restoring, the upstream's
- * bytes go to the client the moment they arrive, unchanged, while a parser reads the same bytes for usage.
- * In tokenise mode every event is parsed and restored before it is written.
+ * bytes go to the client as they arrive, unchanged, up to the last complete event in hand, while a parser reads
+ * the same bytes for usage. Only an incomplete event's tail is held (bounded): if the upstream then fails, the
+ * client gets a clean error event, never half an event. In tokenise mode every event is parsed and restored.
  */
 export class UpstreamSseReader {
   private readonly parser;
@@ -58,8 +59,8 @@ export class UpstreamSseReader {
 
   feed(chunk: Buffer): void {
     if (this.raw) {
-      this.relay.writeBytes(chunk);
       this.parse(chunk);
+      this.passCompleteEvents(chunk);
       return;
     }
     if (!this.relay.passesBytes) {
@@ -78,9 +79,21 @@ export class UpstreamSseReader {
     this.parse(first); // written by onEvent, rewritten if it is message_start
     this.raw = true;
     if (rest.length > 0) {
-      this.relay.writeBytes(rest);
       this.parse(rest);
+      this.passCompleteEvents(rest);
     }
+  }
+
+  /** Writes the held tail and `chunk` up to the last event boundary; holds the rest. */
+  private passCompleteEvents(chunk: Buffer): void {
+    const bytes = this.head.length === 0 ? chunk : Buffer.concat([this.head, chunk]);
+    const end = lastEventEnd(bytes);
+    if (end === -1) {
+      this.head = bytes;
+      return;
+    }
+    this.relay.writeBytes(bytes.subarray(0, end));
+    this.head = bytes.subarray(end);
   }
 
   private parse(bytes: Buffer): void {
@@ -89,6 +102,14 @@ export class UpstreamSseReader {
     this.parser.feed(text);
     if (this.pendingChars > MAX_EVENT_CHARS) this.garbage = true;
   }
+}
+
+/** Index just past the last blank line (LF or CRLF framing), or -1. */
+function lastEventEnd(b: Buffer): number {
+  const lf = b.lastIndexOf(LF2);
+  const crlf = b.lastIndexOf(CRLF2);
+  if (lf === -1 && crlf === -1) return -1;
+  return Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 4);
 }
 
 /** Index just past the first blank line (LF or CRLF framing), or -1. */

@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@gateway/shared';
+import { billingPeriod } from '../src/billing.js';
+import { AdminStore } from '../src/db/admin-store.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { UsageLedger } from '../src/db/usage-ledger.js';
+import { authenticate } from '../src/decision-rules.js';
+import { KeyCache } from '../src/key-cache.js';
+
+const log = createLogger('test', 'silent');
+const DAY = 86_400_000;
+
+describe('admin store and key cache', function () {
+  let dir: string;
+  let db: Db;
+  let admin: AdminStore;
+  beforeEach(function () {
+    dir = mkdtempSync(join(tmpdir(), 'gw-admin-'));
+    db = openDatabase(join(dir, 'g.sqlite'));
+    admin = new AdminStore(db);
+    admin.createPlan({ name: 'eu', residency: 'eu', requests_per_minute: 10, concurrency: 2, allowance: 100, overage_allowed: false, overage_ceiling: 0, models: null });
+    admin.createPlan({ name: 'uk', residency: 'uk', requests_per_minute: 10, concurrency: 2, allowance: 100, overage_allowed: false, overage_ceiling: 0, models: null });
+  });
+  afterEach(function () {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refiles an account\'s usage totals when its anchor day changes, so nothing used is forgotten', function () {
+    const acct = admin.createAccount('a', 'eu');
+    const ledger = new UsageLedger(db);
+    const now = Date.now();
+    for (let i = 0; i < 6; i += 1) {
+      const at = now - i * 4 * DAY;
+      ledger.record({
+        request_id: `r${i}`, account_id: acct.id, key_id: 'k', environment: 'live', model: 'alpha-sonnet-5', input_tokens: 10, output_tokens: 0,
+        cache_creation_input_tokens: 0, cache_read_input_tokens: 0, billable_units: 10, cost_units: 0, outcome: 'ok', finished_at_ms: at,
+        period_start_ms: billingPeriod(at).startMs,
+      });
+    }
+    const anchor = Math.min(28, Math.max(1, new Date(now - 10 * DAY).getUTCDate()));
+    admin.updateAccount(acct.id, { anchor_day: anchor });
+    const p = billingPeriod(now, anchor);
+    const expected = [0, 1, 2, 3, 4, 5].filter((i) => now - i * 4 * DAY >= p.startMs).length * 10;
+    expect(ledger.usedUnits(acct.id, p.startMs)).to.equal(expected);
+    expect(ledger.seedUsedUnits(acct.id, p.startMs, p.endMs)).to.equal(expected);
+  });
+
+  it('takes an expiry that does not parse as already past', function () {
+    const acct = admin.createAccount('a', 'eu');
+    const { record, key } = admin.createKey({ account_id: acct.id, name: 'k', environment: 'test', residency: 'eu', privacy_mode: 'off' });
+    db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run('2020-13-45T00:00:00Z', record.id);
+    const cache = new KeyCache(admin, log);
+    cache.start(60_000);
+    const r = authenticate(key, (k) => cache.lookup(k), Date.now());
+    cache.stop();
+    expect(r).to.be.instanceOf(Error);
+    expect((r as Error).message).to.contain('expired');
+  });
+
+  it('rotates an eu key held to uk by its plan into a uk key', function () {
+    const acct = admin.createAccount('a', 'eu');
+    const old = admin.createKey({ account_id: acct.id, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    admin.updateAccount(acct.id, { plan: 'uk' });
+    const cache = new KeyCache(admin, log);
+    cache.start(60_000);
+    expect(cache.lookup(old.key)?.residency).to.equal('uk');
+    cache.stop();
+    const fresh = admin.rotateKey(old.record.id);
+    expect(fresh.record.residency).to.equal('uk');
+  });
+});

@@ -1,0 +1,36 @@
+import type { Caller, GatewayError, Operation, PolicyClient, RateLimitPosition } from '@gateway/shared';
+import type { IncomingMessage } from 'node:http';
+import { asGatewayError } from './error-responder.js';
+
+/** Bodies above this (or of unknown length) are not read before the caller is known. */
+const PREAUTH_BYTES = 1024 * 1024;
+
+/**
+ * For a large body, asks the policy service whether the key and source address are good before the body is
+ * read, so an unknown key cannot make the proxy buffer 32 MiB. Small bodies skip the extra call: the decision
+ * after reading them checks the same things.
+ */
+export async function refusalBeforeBody(
+  policy: PolicyClient,
+  req: IncomingMessage,
+  caller: Caller,
+  operation: Operation,
+): Promise<{ error: GatewayError; rateLimit: RateLimitPosition | null } | undefined> {
+  const declared = Number(req.headers['content-length']);
+  const large = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > PREAUTH_BYTES);
+  if (!large) return undefined;
+  try {
+    const d = await policy.decide({
+      caller,
+      operation,
+      model: '',
+      stream: false,
+      max_tokens: 0,
+      input_tokens_estimate: 0,
+      request_valid: false, // authenticate and check the address only; nothing is counted
+    });
+    return d.kind === 'deny' ? { error: d.error, rateLimit: d.rateLimit } : undefined;
+  } catch (err) {
+    return { error: asGatewayError(err), rateLimit: null };
+  }
+}
