@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import { request } from 'node:http';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
+import { waitForLedger } from './harness/ledger.js';
 
 const EMAIL = 'jane.doe@example.co.uk';
 const PHONE = '+44 20 7946 0958';
@@ -145,5 +147,23 @@ describe('privacy modes end to end', function () {
     expect((tooMuch as Error).message).to.contain('prompt is too long');
     // refused before the decision: nothing counted
     expect(await usage()).to.equal(before);
+  });
+
+  it('neither forwards nor bills a large request whose client left while it was being scanned', async function () {
+    const unit = '{"id": 1234567890, "mail": "a.b@example.org", "ip": "81.2.69.160"}, ';
+    const body = JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 100, messages: [{ role: 'user', content: unit.repeat(Math.floor(3_500_000 / unit.length)) }] });
+    await new Promise<void>((resolve) => {
+      const req = request(gw.url('/v1/messages'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': keys['live-tokenise']!.key, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      req.end(body, () => setTimeout(() => req.destroy(), 20));
+    });
+    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.key_id === keys['live-tokenise']!.id && x.outcome === 'client_disconnect'));
+    const row = rows.find((x) => x.key_id === keys['live-tokenise']!.id && x.outcome === 'client_disconnect');
+    expect(row).to.deep.include({ input_tokens: 0, output_tokens: 0 });
+    expect(fake.requests).to.have.length(0);
   });
 });
