@@ -17,3 +17,14 @@ export function writeMessageJson(
   // which the route calls once the concurrency slot is back.
   res.write(body);
 }
+
+/** An upstream's non-streamed answer as a vendor Message, or undefined when it is not one. */
+export function parseMessage(text: string): Record<string, unknown> | undefined {
+  try {
+    const message = JSON.parse(text) as unknown;
+    if (typeof message !== 'object' || message === null || (message as Record<string, unknown>)['type'] !== 'message') return undefined;
+    return message as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}

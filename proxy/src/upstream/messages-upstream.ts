@@ -10,7 +10,7 @@ import {
   type Logger,
 } from '@gateway/shared';
 import { abortReason, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
-import { writeMessageJson } from '../relay/message-json.js';
+import { parseMessage, writeMessageJson } from '../relay/message-json.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
 import { meteredUsage } from './metering.js';
@@ -156,11 +156,8 @@ export class MessagesUpstream implements Responder {
     this.armIdle(flight);
     void readBounded(res, MAX_JSON_BYTES, () => this.armIdle(flight)).then(
       (text) => {
-        let message: Record<string, unknown>;
-        try {
-          message = JSON.parse(text) as Record<string, unknown>;
-          if (message['type'] !== 'message') throw new Error('not a message');
-        } catch {
+        const message = parseMessage(text);
+        if (message === undefined) {
           this.fail(flight, new UpstreamError('The upstream answered with something that is not a message.'));
           return;
         }

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { UpstreamBodyTimeoutError, UpstreamError, UpstreamHeadersTimeoutError, type GatewayError } from '@gateway/shared';
 import { abortReason, type Exchange, type ExchangeResult, type Responder } from '../../exchange.js';
-import { writeMessageJson } from '../../relay/message-json.js';
+import { parseMessage, writeMessageJson } from '../../relay/message-json.js';
 import { SseRelay, type StreamEvent } from '../../relay/sse-relay.js';
 import { UsageTap } from '../../relay/usage-tap.js';
 import { estimateTokens, requestText } from '../../token-estimate.js';
@@ -100,11 +100,8 @@ class Call {
     this.arm(() => this.fail(new UpstreamBodyTimeoutError()));
     void readBounded(res, 64 * 1024 * 1024, () => this.arm(() => this.fail(new UpstreamBodyTimeoutError()))).then(
       (text) => {
-        let message: Record<string, unknown>;
-        try {
-          message = JSON.parse(text) as Record<string, unknown>;
-          if (message['type'] !== 'message') throw new Error('not a message');
-        } catch {
+        const message = parseMessage(text);
+        if (message === undefined) {
           this.fail(new UpstreamError('The inference platform answered with something that is not a message.'));
           return;
         }
@@ -135,7 +132,7 @@ class Call {
       }
       for (const f of decoded) {
         if (f.messageType === 'exception' || f.messageType === 'error') {
-          const message = parseMessage(f.payload);
+          const message = exceptionMessage(f.payload);
           return this.fail(errorFromBedrockException(f.exceptionType ?? 'internalServerException', message));
         }
         if (f.messageType !== 'event' || f.eventType !== 'chunk') continue;
@@ -208,7 +205,7 @@ function chunkEvent(payload: Uint8Array): { parsed: StreamEvent; raw: string } |
   }
 }
 
-function parseMessage(payload: Uint8Array): string {
+function exceptionMessage(payload: Uint8Array): string {
   try {
     const m = JSON.parse(Buffer.from(payload).toString('utf8')) as { message?: unknown };
     return typeof m.message === 'string' ? m.message : '';
