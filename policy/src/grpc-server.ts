@@ -25,7 +25,7 @@ import { callableModels } from './decision-rules.js';
 import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
 import type { PolicyMetrics } from './policy-metrics.js';
-import { listModelsPage, modelEntry } from './models-list.js';
+import { listModelsPage, modelPage } from './models-list.js';
 import { usageSummary } from './usage-summary.js';
 
 export interface PolicyServerDeps {
@@ -106,8 +106,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
-        const page = listModelsPage(catalogue, caller.entry, { limit: 1, after_id: '', before_id: '' });
-        return { rate_limit: await decisions.windowPosition(caller.entry), page: { ...page, data: [], has_more: false }, outcome: 'page' };
+        return { rate_limit: await decisions.windowPosition(caller.entry), page: modelPage(catalogue, caller.entry, [], false), outcome: 'page' };
       }
       const counted = await decisions.countRequest(caller.entry);
       if (counted.error !== undefined) return { rate_limit: counted.position, deny: denial(counted.error), outcome: 'deny' };
@@ -116,10 +115,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
         if (model === undefined || !callableModels(catalogue, caller.entry).includes(model)) {
           return { rate_limit: counted.position, deny: denial(new NotFoundError(`model: ${req.model_id}`)), outcome: 'deny' };
         }
-        const page = listModelsPage(catalogue, caller.entry, { limit: 1, after_id: '', before_id: '' });
-        page.data = [modelEntry(catalogue, model, caller.entry)];
-        page.has_more = false;
-        return { rate_limit: counted.position, page, outcome: 'page' };
+        return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false), outcome: 'page' };
       }
       return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req), outcome: 'page' };
     }),

@@ -26,6 +26,16 @@ export interface PageRequest {
   before_id: string;
 }
 
+/** A page of the given models, labelled with the key's tier. */
+export function modelPage(catalogue: ModelCatalogue, entry: CachedKey, models: readonly CatalogueModel[], hasMore: boolean): ModelPage {
+  return {
+    data: models.map((m) => modelEntry(catalogue, m, entry)),
+    has_more: hasMore,
+    residency_tier: entry.residency,
+    residency_tier_label: catalogue.tiers[entry.residency].label,
+  };
+}
+
 /** The vendor's list paging: limit (default 20, 1–1000), after_id / before_id, has_more. */
 export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page: PageRequest): ModelPage {
   const all = callableModels(catalogue, entry);
@@ -34,7 +44,7 @@ export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page
   let hasMore: boolean;
   if (page.before_id !== '') {
     const end = all.findIndex((m) => m.id === page.before_id);
-    if (end === -1) return { data: [], has_more: false, residency_tier: entry.residency, residency_tier_label: catalogue.tiers[entry.residency].label };
+    if (end === -1) return modelPage(catalogue, entry, [], false);
     const start = Math.max(0, end - limit);
     slice = all.slice(start, end);
     hasMore = start > 0;
@@ -43,13 +53,7 @@ export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page
     slice = all.slice(start, start + limit);
     hasMore = start + limit < all.length;
   }
-  const tier = entry.residency;
-  return {
-    data: slice.map((m) => modelEntry(catalogue, m, entry)),
-    has_more: hasMore,
-    residency_tier: tier,
-    residency_tier_label: catalogue.tiers[tier].label,
-  };
+  return modelPage(catalogue, entry, slice, hasMore);
 }
 
 /** Position of an id in the list; an unknown cursor gives an empty page rather than a loop. */

@@ -57,7 +57,7 @@ export async function runPolicy(
       (err, bound) => (err === null ? resolve(bound) : reject(err)),
     );
   });
-  // The policy service's /metrics sits on the port after the proxy's (0 stays 0: any free port).
+  // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
   log.info({ port, metrics_port: metricsServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
 

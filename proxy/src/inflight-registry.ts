@@ -37,9 +37,6 @@ export class InflightRegistry {
     this.stopWatch?.();
   }
 
-  get size(): number {
-    return this.byRequest.size;
-  }
 
   /** Tracks a request; the returned signal aborts on revocation (reason: the 401 to send). */
   add(requestId: string, keyId: string, lease: LeaseRefWire | null, controller: AbortController): void {

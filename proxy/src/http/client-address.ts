@@ -1,4 +1,5 @@
-import { IpAllowlist } from '@gateway/shared';
+import { IpAllowlist, type Caller } from '@gateway/shared';
+import { apiKeyFrom } from './request-headers.js';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -27,4 +28,9 @@ export class ClientAddressResolver {
     // Every hop was a trusted proxy: the left-most is as close to the client as we can see.
     return hops[0] ?? peer;
   }
+}
+
+/** Who is calling: the key as sent and the source address. */
+export function callerOf(req: IncomingMessage, addresses: ClientAddressResolver, requestId: string): Caller {
+  return { api_key: apiKeyFrom(req.headers), source_ip: addresses.resolve(req), request_id: requestId };
 }

@@ -1,4 +1,4 @@
-import type { Caller, GatewayError, Operation, PolicyClient, RateLimitPosition } from '@gateway/shared';
+import { keyFormatError, type Caller, type GatewayError, type Operation, type PolicyClient, type RateLimitPosition } from '@gateway/shared';
 import type { IncomingMessage } from 'node:http';
 import { asGatewayError } from './error-responder.js';
 
@@ -6,9 +6,9 @@ import { asGatewayError } from './error-responder.js';
 const PREAUTH_BYTES = 1024 * 1024;
 
 /**
- * For a large body, asks the policy service whether the key and source address are good before the body is
- * read, so an unknown key cannot make the proxy buffer 32 MiB. Small bodies skip the extra call: the decision
- * after reading them checks the same things.
+ * What refuses a request before its body is read: a missing or malformed key (no lookup needed); and, for a
+ * large body, the policy service's verdict on the key and source address, so an unknown key cannot make the
+ * proxy buffer 32 MiB. Small bodies skip the extra call: the decision after reading them checks the same things.
  */
 export async function refusalBeforeBody(
   policy: PolicyClient,
@@ -16,6 +16,8 @@ export async function refusalBeforeBody(
   caller: Caller,
   operation: Operation,
 ): Promise<{ error: GatewayError; rateLimit: RateLimitPosition | null } | undefined> {
+  const keyError = keyFormatError(caller.api_key);
+  if (keyError !== undefined) return { error: keyError, rateLimit: null };
   const declared = Number(req.headers['content-length']);
   const large = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > PREAUTH_BYTES);
   if (!large) return undefined;
@@ -34,3 +36,4 @@ export async function refusalBeforeBody(
     return { error: asGatewayError(err), rateLimit: null };
   }
 }
+

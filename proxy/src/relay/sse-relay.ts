@@ -12,8 +12,6 @@ export class SseRelay {
   readonly tap = new UsageTap();
 
   private readonly blockKinds = new Map<number, 'text' | 'json'>();
-  /** Whether what was written so far ends at an event boundary (raw bytes may stop mid-event). */
-  private atBoundary = true;
 
   constructor(
     private readonly res: ServerResponse,
@@ -38,11 +36,10 @@ export class SseRelay {
     return this.restorer === null;
   }
 
-  /** An upstream's bytes, exactly as they came (only when passesBytes). */
+  /** Complete events as an upstream's bytes, exactly as they came (only when passesBytes). */
   writeBytes(chunk: Buffer): void {
     if (this.closed || chunk.length === 0) return;
     this.res.write(chunk);
-    this.atBoundary = chunk.length >= 2 && chunk[chunk.length - 1] === 0x0a && chunk[chunk.length - 2] === 0x0a;
   }
 
   /** Reads an event's usage without writing it (its bytes went through writeBytes). */
@@ -50,11 +47,6 @@ export class SseRelay {
     this.tap.observe(event);
   }
 
-  /** Before an error event: ends a half-written event, so the client's parser does not run the two together. */
-  closeOpenEvent(): void {
-    if (!this.atBoundary && !this.closed) this.res.write('\n\n');
-    this.atBoundary = true;
-  }
 
   /**
    * Sends one event. `raw` is the event's data exactly as an upstream sent it: when given, and nothing needs
@@ -77,7 +69,6 @@ export class SseRelay {
   private writeFrame(name: string, data: string): void {
     if (this.closed) return;
     this.res.write(`event: ${name}\ndata: ${data}\n\n`);
-    this.atBoundary = true;
   }
 
   private restore(event: StreamEvent): StreamEvent[] {

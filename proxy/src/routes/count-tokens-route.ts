@@ -1,9 +1,10 @@
-import { keyFormatError, type Caller, type Logger, type PrivacyMode } from '@gateway/shared';
+import type { Logger, PrivacyMode } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { callerOf } from '../http/client-address.js';
 import { refusalBeforeBody } from '../http/pre-authenticate.js';
-import { apiKeyFrom, apiVersionFrom } from '../http/request-headers.js';
+import { apiVersionFrom } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateCountTokensBody } from '../messages-request.js';
 import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
@@ -15,9 +16,7 @@ export function countTokensRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const requestId = requestIdOf(res);
     const log: Logger = deps.log.child({ request_id: requestId });
-    const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
-    const keyError = keyFormatError(caller.api_key);
-    if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
+    const caller = callerOf(req, deps.addresses, requestId);
     const early = await refusalBeforeBody(deps.policy, req, caller, 'COUNT_TOKENS');
     if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
     const read = await readJsonBody(req);

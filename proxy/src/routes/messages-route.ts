@@ -1,5 +1,4 @@
 import {
-  keyFormatError,
   type Caller,
   type Decision,
   type GatewayError,
@@ -12,8 +11,9 @@ import type { Exchange, ExchangeResult } from '../exchange.js';
 import { abortReason, zeroUsage } from '../exchange.js';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { callerOf } from '../http/client-address.js';
 import { refusalBeforeBody } from '../http/pre-authenticate.js';
-import { apiKeyFrom, apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
+import { apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
 import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers.js';
 import { decisionFields, validateMessagesBody, type MessagesBody } from '../messages-request.js';
 import { formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
@@ -37,10 +37,8 @@ export function messagesRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
     const requestId = requestIdOf(res);
     let log = deps.log.child({ request_id: requestId });
-    const caller: Caller = { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
-    // Without a well-formed key there is nothing to decide: refuse before reading (and buffering) the body.
-    const keyError = keyFormatError(caller.api_key);
-    if (keyError !== undefined) return refuseUnread(req, res, keyError, requestId, log);
+    const caller = callerOf(req, deps.addresses, requestId);
+    // Refused before reading (and buffering) the body: no well-formed key, or a large body for a refused caller.
     const early = await refusalBeforeBody(deps.policy, req, caller, 'CREATE_MESSAGE');
     if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
 

@@ -1,7 +1,7 @@
-import { InvalidRequestError, type Caller, type ModelEntryWire, type ModelPage } from '@gateway/shared';
+import { InvalidRequestError, type ModelEntryWire, type ModelPage } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { sendError } from '../http/error-responder.js';
-import { apiKeyFrom } from '../http/request-headers.js';
+import { callerOf } from '../http/client-address.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
@@ -45,10 +45,6 @@ function queryString(req: Request, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-function caller(deps: ProxyDeps, req: Request, requestId: string): Caller {
-  return { api_key: apiKeyFrom(req.headers), source_ip: deps.addresses.resolve(req), request_id: requestId };
-}
-
 /** GET /v1/models: only the models this key can call, paged as the vendor pages. */
 export function listModelsRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
@@ -59,7 +55,7 @@ export function listModelsRoute(deps: ProxyDeps) {
     const limitValid = Number.isInteger(limit) && limit >= 1 && limit <= 1000;
     try {
       const answer = await deps.policy.listModels({
-        caller: caller(deps, req, requestId),
+        caller: callerOf(req, deps.addresses, requestId),
         model_id: '',
         limit: limitValid ? limit : 20,
         after_id: queryString(req, 'after_id'),
@@ -85,7 +81,7 @@ export function getModelRoute(deps: ProxyDeps) {
     const log = deps.log.child({ request_id: requestId });
     try {
       const answer = await deps.policy.listModels({
-        caller: caller(deps, req, requestId),
+        caller: callerOf(req, deps.addresses, requestId),
         model_id: String(req.params['id'] ?? ''),
         limit: 1,
         after_id: '',

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { sendError } from '../http/error-responder.js';
-import { apiKeyFrom } from '../http/request-headers.js';
+import { callerOf } from '../http/client-address.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
@@ -11,11 +11,7 @@ export function usageRoute(deps: ProxyDeps) {
     const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     try {
-      const answer = await deps.policy.getUsage({
-        api_key: apiKeyFrom(req.headers),
-        source_ip: deps.addresses.resolve(req),
-        request_id: requestId,
-      });
+      const answer = await deps.policy.getUsage(callerOf(req, deps.addresses, requestId));
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
       setRateLimitHeaders(res, answer.rateLimit);
       const u = answer.value;

@@ -103,7 +103,7 @@ export class StubResponder implements Responder {
     });
     const slow = x.scenario === 'slow_stream';
     const midError = x.scenario === 'mid_stream_error';
-    const deltas = slow ? groupChars(reply.text, SLOW_DELTAS) : groupPieces(reply.pieces, Math.ceil(reply.pieces.length / 2));
+    const deltas = slow ? groupPieces([...reply.text], SLOW_DELTAS) : groupPieces(reply.pieces, Math.ceil(reply.pieces.length / 2));
     let sentPieces = 0;
     for (let i = 0; i < deltas.length; i += 1) {
       // some deltas (three, or every one there is), then the error
@@ -140,14 +140,3 @@ function errorOf(x: Exchange): { error?: GatewayError } {
   return reason === undefined ? {} : { error: reason };
 }
 
-/** `n` chunks of about equal length (for the slow stream's fixed rhythm). */
-function groupChars(text: string, n: number): string[] {
-  const chars = [...text];
-  if (chars.length === 0) return [];
-  const groups = Math.min(n, chars.length);
-  const out: string[] = [];
-  for (let g = 0; g < groups; g += 1) {
-    out.push(chars.slice(Math.floor((g * chars.length) / groups), Math.floor(((g + 1) * chars.length) / groups)).join(''));
-  }
-  return out;
-}

@@ -38,7 +38,6 @@ interface Flight {
   headersTimer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
   tap: UsageTap;
-  relay?: SseRelay;
   done: boolean;
 }
 
@@ -174,7 +173,6 @@ export class MessagesUpstream implements Responder {
     const x = flight.x;
     const relay = new SseRelay(x.res, x.restorer?.createStreamRestorer() ?? null);
     flight.tap = relay.tap;
-    flight.relay = relay;
     relay.open();
     const reader = new UpstreamSseReader(relay, x.grant.model);
     this.armIdle(flight);
@@ -205,7 +203,6 @@ export class MessagesUpstream implements Responder {
   /** The client left or the key was revoked: stop the upstream at once and meter what was generated. */
   private abort(flight: Flight): void {
     const reason = abortReason(flight.x.signal);
-    if (reason !== undefined) flight.relay?.closeOpenEvent();
     flight.settle({
       usage: this.meteredUsage(flight, flight.upstreamReq !== undefined),
       outcome: reason === undefined ? 'client_disconnect' : 'revoked',
@@ -218,7 +215,6 @@ export class MessagesUpstream implements Responder {
     if (flight.done) return;
     // The client went away first (http-proxy-3 then drops the upstream too): that is a disconnect, not a failure.
     if (flight.x.signal.aborted || flight.x.res.destroyed) return this.abort(flight);
-    flight.relay?.closeOpenEvent();
     flight.settle({ usage: this.meteredUsage(flight, processed), outcome: 'upstream_error', error });
   }
 

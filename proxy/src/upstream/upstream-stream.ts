@@ -26,7 +26,6 @@ export class UpstreamSseReader {
   /** Set when the upstream sent something that is not the vendor's event stream. */
   garbage = false;
   sawError = false;
-  events = 0;
 
   constructor(private readonly relay: SseRelay, alias: string) {
     this.parser = createParser({
@@ -43,7 +42,6 @@ export class UpstreamSseReader {
           this.garbage = true;
           return;
         }
-        this.events += 1;
         if (parsed.type === 'error') this.sawError = true;
         if (this.raw) return relay.observe(parsed);
         if (parsed.type === 'message_start') {
