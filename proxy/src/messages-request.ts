@@ -13,6 +13,9 @@ export type CountTokensBody = Omit<MessagesBody, 'max_tokens' | 'stream'>;
 
 const MAX_TOKENS_BOUND = 1_000_000_000;
 
+/** Model ids are short; a longer string is refused here, before it can reach (and overflow) a policy call. */
+export const MAX_MODEL_CHARS = 256;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkMessages(messages: unknown): GatewayError | undefined {
@@ -41,6 +44,7 @@ function checkModel(body: Record<string, unknown>): GatewayError | undefined {
   const model = body['model'];
   if (model === undefined) return new InvalidRequestError('model: Field required');
   if (typeof model !== 'string' || model === '') return new InvalidRequestError('model: must be a non-empty string');
+  if (model.length > MAX_MODEL_CHARS) return new InvalidRequestError(`model: must be at most ${MAX_MODEL_CHARS} characters`);
   return undefined;
 }
 
@@ -79,7 +83,7 @@ export function validateCountTokensBody(json: unknown): CountTokensBody | Gatewa
 export function decisionFields(json: unknown): { model: string; max_tokens: number; stream: boolean } {
   if (!isObject(json)) return { model: '', max_tokens: 0, stream: false };
   return {
-    model: typeof json['model'] === 'string' ? json['model'] : '',
+    model: typeof json['model'] === 'string' && json['model'].length <= MAX_MODEL_CHARS ? json['model'] : '',
     max_tokens:
       typeof json['max_tokens'] === 'number' && Number.isInteger(json['max_tokens']) && json['max_tokens'] > 0 && json['max_tokens'] <= MAX_TOKENS_BOUND
         ? json['max_tokens']
