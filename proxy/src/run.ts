@@ -5,6 +5,7 @@ import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Lo
 import { createApp } from './app.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
 import { ClientAddressResolver } from './http/client-address.js';
+import { answerParserErrors } from './http/client-error.js';
 import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
@@ -49,6 +50,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   // Receiving a request (headers and body) may take 2 minutes at most, so slow uploads cannot pin memory; the
   // response is not limited by this (streams can run for many minutes).
   server.requestTimeout = 120_000;
+  answerParserErrors(server, log);
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const metrics = await serveMetrics(registry, config.metricsHost, config.metricsPort);
