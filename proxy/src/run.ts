@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
 import { ClientAddressResolver } from './http/client-address.js';
 import { answerParserErrors } from './http/client-error.js';
+import { httpServerOptions, limitConnections } from './http/connection-limits.js';
 import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
@@ -43,15 +44,13 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     upstream: createUpstream(config, log),
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, (err?: Error) => (err === undefined ? resolve(s) : reject(err)));
-    s.once('error', reject);
-  });
-  // Receiving a request (headers and body) may take 2 minutes at most, so slow uploads cannot pin memory; the
-  // response is not limited by this (streams can run for many minutes).
-  server.requestTimeout = 120_000;
+  const server: Server = createServer(httpServerOptions(config), app);
+  limitConnections(server, config, log);
   answerParserErrors(server, log);
-  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
   const metrics = await serveMetrics(registry, config.metricsHost, config.metricsPort);
   log.info({ port, metrics_port: metrics.port, policy: `${config.policyAddr.host}:${config.policyAddr.port}` }, 'proxy listening');

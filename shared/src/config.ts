@@ -31,6 +31,17 @@ export interface GatewayConfig {
   readonly keyPollMs: number;
   /** false: do not create the demo account on an empty database. */
   readonly bootstrapDemo: boolean;
+  /** The proxy's connection caps and how long a client may take to send a request (slow senders are cut). */
+  readonly connections: {
+    /** open client connections in all; past it new ones are closed at once */
+    readonly max: number;
+    /** open client connections from one source address (trusted proxies exempt) */
+    readonly maxPerSource: number;
+    /** from connecting (or the previous response) to the end of the request's headers */
+    readonly headersTimeoutMs: number;
+    /** from connecting to the end of the request's body; responses (streams) are not limited by it */
+    readonly requestTimeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -136,7 +147,16 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     leaseTtlMs: int('LEASE_TTL_MS', 30_000, 1_000, 60_000),
     keyPollMs: int('KEY_POLL_MS', 200, 20, 1_000),
     bootstrapDemo: bootstrapRaw !== 'false',
+    connections: {
+      max: int('MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+      maxPerSource: int('MAX_CONNECTIONS_PER_SOURCE', 1_000, 1, 1_000_000),
+      headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
+      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    },
   };
+  if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
+    problems.push('HEADERS_TIMEOUT_MS must not be greater than REQUEST_TIMEOUT_MS');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);

@@ -24,4 +24,12 @@ describe('config', function () {
       expect((err as ConfigError).problems).to.have.length(6);
     }
   });
+
+  it('reads the connection caps and request timeouts, with defaults', function () {
+    expect(loadConfig({}).connections).to.deep.equal({ max: 10_000, maxPerSource: 1_000, headersTimeoutMs: 10_000, requestTimeoutMs: 120_000 });
+    const c = loadConfig({ MAX_CONNECTIONS: '50', MAX_CONNECTIONS_PER_SOURCE: '5', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000' });
+    expect(c.connections).to.deep.equal({ max: 50, maxPerSource: 5, headersTimeoutMs: 2_000, requestTimeoutMs: 3_000 });
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).to.throw(ConfigError, 'MAX_CONNECTIONS');
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).to.throw(ConfigError, 'HEADERS_TIMEOUT_MS');
+  });
 });
