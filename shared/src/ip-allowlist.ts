@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
@@ -18,9 +19,15 @@ export class IpAllowlist {
     }
   }
 
-  /** Whether `address` (as the socket or X-Forwarded-For gave it) lies in any range. Unparseable → false. */
+  /**
+   * Whether `address` (as the socket or X-Forwarded-For gave it) lies in any range. Only the standard spellings
+   * count (dotted-quad decimal IPv4, RFC 4291 IPv6): ipaddr.js would also read `127.1`, `0x7f.1` or `2130706433`
+   * as 127.0.0.1 and `017.0.0.1` as 15.0.0.1, which lets a header name an address other than the one it shows.
+   * Anything else → false.
+   */
   allows(address: string): boolean {
     let addr: ipaddr.IPv4 | ipaddr.IPv6;
+    if (isIP(stripZone(address)) === 0) return false;
     try {
       // process() turns an IPv4-mapped IPv6 address (::ffff:10.0.0.1) back into IPv4.
       addr = ipaddr.process(stripZone(address));

@@ -5,6 +5,24 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { runGatewayctl } from '@gateway/policy';
+import { hashApiKey } from '@gateway/shared';
+
+/**
+ * Every API key this test process created (through `ctl`), with its SHA-256: no gateway log line may hold one.
+ * TestGateway.stop() scans its processes' output for them, so every suite that uses the harness checks it.
+ */
+const issuedKeys = new Map<string, string>();
+
+/** The first line of `lines` that holds an issued key or its hash, described without the secret. */
+export function secretInLines(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    for (const [key, hash] of issuedKeys) {
+      if (line.includes(key)) return `a key (${key.slice(0, 12)}…) in: ${line.replace(key, '<KEY>').slice(0, 300)}`;
+      if (line.includes(hash)) return `a key hash (${hash.slice(0, 8)}…) in: ${line.replace(hash, '<HASH>').slice(0, 300)}`;
+    }
+  }
+  return undefined;
+}
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -152,13 +170,20 @@ export class TestGateway {
     let err = '';
     const code = await runGatewayctl([...args, '--json'], { GATEWAY_DATA_DIR: this.dataDir }, (s) => (out += s), (s) => (err += s));
     if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed (${code}): ${err}`);
-    return JSON.parse(out) as T;
+    const parsed = JSON.parse(out) as T;
+    const key = (parsed as { key?: unknown } | null)?.key;
+    if (typeof key === 'string' && key.startsWith('gw_')) issuedKeys.set(key, hashApiKey(key));
+    return parsed;
   }
 
   async stop(): Promise<void> {
     await Promise.all(this.proxiesRunning.map((p) => p.stop()));
     await this.policy?.stop();
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    for (const p of [this.policy, ...this.proxiesRunning]) {
+      const found = p === undefined ? undefined : secretInLines(p.output);
+      if (found !== undefined) throw new Error(`${p?.name} logged ${found}`);
+    }
   }
 }
 

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, generateApiKey, hashApiKey } from '@gateway/shared';
+import { AdminStore } from '../src/db/admin-store.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { authenticate } from '../src/decision-rules.js';
+import { KeyCache } from '../src/key-cache.js';
+
+/**
+ * Keys are never compared byte by byte: the SHA-256 of what the client sent is looked up (a Map, then an indexed
+ * SQLite column), so how long a refusal takes cannot tell a prober how much of a key it guessed right.
+ */
+describe('key lookup (constant-time with respect to the secret)', function () {
+  let dir: string;
+  let db: Db;
+  let admin: AdminStore;
+  let cache: KeyCache;
+  let key: string;
+  before(function () {
+    dir = mkdtempSync(join(tmpdir(), 'gw-keylookup-'));
+    db = openDatabase(join(dir, 'g.sqlite'));
+    admin = new AdminStore(db);
+    admin.createPlan({ name: 'eu', residency: 'eu', requests_per_minute: 10, concurrency: 2, allowance: 100, overage_allowed: false, overage_ceiling: 0, models: null });
+    const acct = admin.createAccount('a', 'eu');
+    key = admin.createKey({ account_id: acct.id, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).key;
+    cache = new KeyCache(admin, createLogger('test', 'silent'));
+    cache.start(60_000);
+  });
+  after(function () {
+    cache.stop();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores only the hash of a key', function () {
+    const rows = JSON.stringify(db.prepare('SELECT * FROM api_keys').all());
+    expect(rows).not.to.contain(key);
+    expect(rows).not.to.contain(key.slice(8));
+    expect(rows).to.contain(hashApiKey(key));
+  });
+
+  it('takes as long to refuse a key wrong in its last character as one wrong in all of them', function () {
+    const near = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    const far = generateApiKey('live');
+    const now = Date.now();
+    const time = (probe: string): number => {
+      const t = process.hrtime.bigint();
+      for (let i = 0; i < 300; i += 1) authenticate(probe, (k) => cache.lookup(k), now);
+      return Number(process.hrtime.bigint() - t);
+    };
+    expect(authenticate(near, (k) => cache.lookup(k), now)).to.be.instanceOf(Error);
+    const nearTimes: number[] = [];
+    const farTimes: number[] = [];
+    for (let round = 0; round < 30; round += 1) {
+      nearTimes.push(time(near));
+      farTimes.push(time(far));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const ratio = median(nearTimes) / median(farTimes);
+    // Noise on a shared machine is a few tens of percent; a byte-wise compare would not show here at all, and a
+    // prefix-dependent path would make `near` systematically slower.
+    expect(ratio).to.be.within(0.6, 1.6);
+  });
+});
