@@ -7,6 +7,7 @@ import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
 import { messagesRoute } from './routes/messages-route.js';
 import { getModelRoute, listModelsRoute } from './routes/models-route.js';
+import { rootRoute } from './routes/root-route.js';
 import { usageRoute } from './routes/usage-route.js';
 
 /** The proxy's HTTP surface: the vendor's paths, health, and vendor-shaped 404/405 for everything else. */
@@ -35,6 +36,7 @@ export function createApp(deps: ProxyDeps): Express {
     { path: '/v1/models', method: 'get', handler: listModelsRoute(deps) },
     { path: '/v1/models/:id', method: 'get', handler: getModelRoute(deps) },
     { path: '/v1/usage', method: 'get', handler: usageRoute(deps) },
+    { path: '/', method: 'get', handler: rootRoute() },
     { path: '/healthz', method: 'get', handler: healthRoute() },
     { path: '/readyz', method: 'get', handler: readyRoute(deps) },
   ];
@@ -71,6 +73,7 @@ function routeLabel(path: string): string {
   if (path.startsWith('/v1/models/')) return 'model';
   if (path === '/v1/usage') return 'usage';
   if (path === '/healthz' || path === '/readyz') return 'health';
+  if (path === '/') return 'root';
   return 'other';
 }
 

@@ -1,6 +1,9 @@
 import { InvalidRequestError, type GatewayError } from '@gateway/shared';
 
-/** The fields the gateway reads; everything else in the body passes through untouched. */
+/**
+ * The fields the gateway reads; everything else in the body (roles, fields and block types it has never heard
+ * of included) passes through untouched, for the upstream to judge (CONTRACT.md, forward compatibility).
+ */
 export interface MessagesBody extends Record<string, unknown> {
   model: string;
   max_tokens: number;
@@ -24,9 +27,8 @@ function checkMessages(messages: unknown): GatewayError | undefined {
   for (let i = 0; i < messages.length; i += 1) {
     const m: unknown = messages[i];
     if (!isObject(m)) return new InvalidRequestError(`messages.${i}: must be an object`);
-    if (m['role'] !== 'user' && m['role'] !== 'assistant') {
-      return new InvalidRequestError(`messages.${i}.role: must be "user" or "assistant"`);
-    }
+    // Any role is forwarded (current clients send `system` mid-conversation); the upstream judges it.
+    if (typeof m['role'] !== 'string' || m['role'] === '') return new InvalidRequestError(`messages.${i}.role: must be a non-empty string`);
     const content = m['content'];
     if (typeof content === 'string') continue;
     if (!Array.isArray(content)) return new InvalidRequestError(`messages.${i}.content: must be a string or an array of content blocks`);

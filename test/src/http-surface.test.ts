@@ -65,7 +65,9 @@ describe('HTTP surface', function () {
       [{ model: 'alpha-sonnet-5', max_tokens: 1.5, messages: hello.messages }, 'max_tokens'],
       [{ model: 'alpha-sonnet-5', max_tokens: 5 }, 'messages'],
       [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [] }, 'messages'],
-      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ role: 'robot', content: 'x' }] }, 'role'],
+      // Any string role is forwarded (CONTRACT.md, forward compatibility); a missing or non-string one is not.
+      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ role: 7, content: 'x' }] }, 'role'],
+      [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ content: 'x' }] }, 'role'],
       [{ model: 'alpha-sonnet-5', max_tokens: 5, messages: [{ role: 'user', content: 7 }] }, 'content'],
       [{ ...hello, stream: 'yes' }, 'stream'],
     ];

@@ -40,12 +40,14 @@ describe('privacy/apply-privacy', () => {
     expect(at(b, 'messages', 2, 'content', 3, 'content', 0, 'text')).to.equal('Last login from [REDACTED_IP_ADDRESS]');
     expect(at(b, 'messages', 2, 'content', 4, 'source', 'data')).to.equal('NI number [REDACTED_UK_NINO]');
     expect(at(b, 'messages', 2, 'content', 5, 'source', 'content', 0, 'text')).to.equal('Desk: [REDACTED_PHONE]');
-    // Untouched: images, base64 documents, signed thinking, unknown block types.
+    // A block type the gateway does not know, and a system-role message: scanned like any other text.
+    expect(at(b, 'messages', 2, 'content', 7, 'content', 0, 'text')).to.equal('[REDACTED_EMAIL]');
+    expect(at(b, 'messages', 3, 'content')).to.equal('Mid-conversation instruction: escalate to desk [REDACTED_PHONE] if needed.');
+    // Untouched: images, base64 documents, signed thinking.
     expect(at(b, 'messages', 2, 'content', 1, 'source', 'data')).to.equal(IMAGE_DATA);
     expect(at(b, 'messages', 2, 'content', 3, 'content', 1, 'source', 'data')).to.equal(IMAGE_DATA);
     expect(at(b, 'messages', 2, 'content', 6, 'source', 'data')).to.equal(IMAGE_DATA);
     expect(at(b, 'messages', 1, 'content', 0)).to.deep.equal(at(requestBody(), 'messages', 1, 'content', 0));
-    expect(at(b, 'messages', 2, 'content', 7)).to.deep.equal(at(requestBody(), 'messages', 2, 'content', 7));
     expect(result.restorer).to.equal(null);
   });
 
@@ -57,6 +59,7 @@ describe('privacy/apply-privacy', () => {
     expect(at(b, 'messages', 0, 'content')).to.equal('Hi, I am Jane ([EMAIL_2], [PHONE_1]). My NHS number is [UK_NHS_1].');
     expect(at(b, 'messages', 2, 'content', 0, 'text')).to.equal('Postcode [UK_POSTCODE_1]. Email again: [EMAIL_2]');
     expect(at(b, 'messages', 2, 'content', 5, 'source', 'content', 0, 'text')).to.equal('Desk: [PHONE_2]');
+    expect(at(b, 'messages', 3, 'content')).to.equal('Mid-conversation instruction: escalate to desk [PHONE_3] if needed.');
     expect(at(b, 'messages', 2, 'content', 1, 'source', 'data')).to.equal(IMAGE_DATA);
     expect(result.restorer).to.not.equal(null);
 

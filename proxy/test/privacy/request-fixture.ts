@@ -1,5 +1,6 @@
 // A realistic Messages request body carrying PII in every place privacy modes must reach, plus places
-// they must not touch (an image, a base64 document, a thinking block, an unknown block type).
+// they must not touch (an image, a base64 document, a thinking block). A block type the gateway does not know
+// (search_result) and a system-role message are scanned like any other text.
 
 export const IMAGE_DATA = 'iVBORw0KGgo4111111111111111jane.doe@example.com';
 
@@ -45,13 +46,14 @@ export function requestBody(): Record<string, unknown> {
           { type: 'search_result', source: 'https://x.example', title: 'x', content: [{ type: 'text', text: 'jane.doe@example.com' }] },
         ],
       },
+      { role: 'system', content: 'Mid-conversation instruction: escalate to desk 020 7946 0000 if needed.' },
     ],
   };
 }
 
 export const EXPECTED_COUNTS = {
-  EMAIL: 3,
-  PHONE: 2,
+  EMAIL: 4,
+  PHONE: 3,
   UK_NHS: 1,
   UK_POSTCODE: 1,
   CARD: 1,
