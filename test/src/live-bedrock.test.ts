@@ -6,6 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { startBedrockFake, type BedrockFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
+import { sleep } from './harness/clock.js';
 
 const CREDENTIALS = { accessKeyId: 'AKIDGATEWAYTEST01', secretAccessKey: 'gateway/test/secret/key/0123456789abcdef' };
 const hello = (model = 'alpha-sonnet-5') => ({ model, max_tokens: 300, messages: [{ role: 'user' as const, content: 'Hello Bedrock' }] });
@@ -113,6 +114,29 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     expect(bad.message).to.contain('max_tokens too large');
     fake.enqueue({ errorBefore: { status: 500, type: 'InternalServerException' } });
     expect(((await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>).status).to.equal(502);
+  });
+
+  it('keeps Bedrock error text out of the logs, and passes on only a validation message', async function () {
+    const quoted = 'you wrote: jane.quoted.secret@example.com';
+    const logLines = (): string => gw.proxiesRunning.flatMap((p) => p.output).join('\n');
+    const before = logLines().length;
+    fake.enqueue({ errorBefore: { status: 500, type: 'InternalServerException', message: quoted } });
+    const e500 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(e500.status).to.equal(502);
+    expect(e500.message).to.not.contain('jane.quoted');
+    fake.enqueue({ errorBefore: { status: 429, type: 'ThrottlingException', message: quoted } });
+    expect(String(await sdk().messages.create(hello()).catch((e: unknown) => e))).to.not.contain('jane.quoted');
+    fake.enqueue({ content: [{ type: 'text', text: 'x'.repeat(200) }], chunkSize: 10, errorMidStream: { afterDeltas: 3, type: 'internalServerException', message: quoted } });
+    const mid = await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e);
+    expect(String(mid)).to.contain('api_error').and.not.contain('jane.quoted');
+    fake.enqueue({ errorBefore: { status: 400, type: 'ValidationException', message: quoted } });
+    const bad = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(bad.status).to.equal(400);
+    expect(bad.message).to.contain(quoted);
+    await sleep(200);
+    const logs = logLines().slice(before);
+    expect(logs).to.contain('upstream_failed');
+    expect(logs).to.not.contain('jane.quoted');
   });
 
   it('keeps a uk key in London with the in-region model id', async function () {

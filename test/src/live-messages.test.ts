@@ -200,6 +200,28 @@ describe('live keys through a Messages-API upstream', function () {
     expect(await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
   });
 
+  it('keeps upstream error text out of the logs, and passes on only the client\'s own 4xx message', async function () {
+    const quoted = 'you wrote: jane.quoted.secret@example.com, card 4111 1111 1111 1111';
+    const logLines = (): string => gw.proxiesRunning.flatMap((p) => p.output).join('\n');
+    const before = logLines().length;
+    for (const [status, type] of [[500, 'api_error'], [529, 'overloaded_error'], [503, 'overloaded_error'], [504, 'timeout_error'], [429, 'rate_limit_error'], [403, 'permission_error']] as const) {
+      fake.enqueue({ errorBefore: { status, type, message: quoted } });
+      const r = await raw(hello());
+      const text = await r.text();
+      expect(r.status, text).to.be.oneOf([502, 504, 529]);
+      expect(text, `client body for upstream ${status}`).to.not.contain('jane.quoted');
+    }
+    fake.enqueue({ errorBefore: { status: 400, type: 'invalid_request_error', message: quoted } });
+    const r400 = await raw(hello());
+    expect(r400.status).to.equal(400);
+    expect(((await r400.json()) as { error: { message: string } }).error.message).to.equal(quoted);
+    await sleep(200); // let the last log lines arrive
+    const logs = logLines().slice(before);
+    expect(logs).to.contain('upstream_failed'); // the 5xx was logged...
+    expect(logs).to.not.contain('jane.quoted'); // ...without the upstream's words
+    expect(logs).to.not.contain('4111');
+  });
+
   it('never calls a region but eu-west-2 for a uk key, and never tries another region when it fails', async function () {
     fake.setBehaviour({});
     for (const model of ['alpha-sonnet-4-6', 'alpha-opus-4-6', 'alpha-sonnet-4-6-20260217']) {

@@ -105,7 +105,13 @@ export class MessagesUpstream implements Responder {
     });
     const text = await res.text();
     if (res.status !== 200) throw errorFromUpstreamStatus(res.status, text);
-    const n = (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;
+    // Never JSON.parse's own error: its message quotes the text, which is the upstream's and untrusted.
+    let n: unknown;
+    try {
+      n = (JSON.parse(text) as { input_tokens?: unknown } | null)?.input_tokens;
+    } catch {
+      n = undefined;
+    }
     if (typeof n !== 'number') throw new UpstreamError('The upstream answered count_tokens without input_tokens.');
     return n;
   }

@@ -5,27 +5,30 @@ import {
   UpstreamHeadersTimeoutError,
   type GatewayError,
 } from '@gateway/shared';
+import { vendorErrorMessage } from '../upstream-errors.js';
 
-/** Bedrock's HTTP errors (x-amzn-errortype) as the gateway's errors; CONTRACT.md's table. */
+/** An AWS error type as sent (`ValidationException:http://…`), or '' when it is not a plain name. */
+function errorName(errorType: string): string {
+  const name = errorType.split(':')[0] ?? '';
+  return /^[A-Za-z]{1,64}$/.test(name) ? name : '';
+}
+
+/**
+ * Bedrock's HTTP errors (x-amzn-errortype) as the gateway's errors; CONTRACT.md's table. As with the Messages
+ * upstream (upstream-errors.ts), only a validation error keeps Bedrock's message; the rest use the gateway's.
+ */
 export function errorFromBedrockStatus(status: number, errorType: string, body: string): GatewayError {
-  let message = '';
-  try {
-    const m = (JSON.parse(body) as { message?: unknown; Message?: unknown });
-    message = typeof m.message === 'string' ? m.message : typeof m.Message === 'string' ? m.Message : '';
-  } catch {
-    // not JSON: the status says enough
-  }
-  const type = errorType.split(':')[0] ?? '';
-  const says = message === '' ? '' : `: ${message}`;
+  const type = errorName(errorType);
+  const invalid = (): GatewayError => new InvalidRequestError(vendorErrorMessage(body) ?? 'The inference platform refused the request as invalid.');
   switch (type) {
     case 'ValidationException':
-      return new InvalidRequestError(message === '' ? 'The inference platform refused the request as invalid.' : message);
+      return invalid();
     case 'ThrottlingException':
     case 'ModelNotReadyException':
     case 'ServiceUnavailableException':
-      return new OverloadedError(`The inference platform is overloaded${says}`);
+      return new OverloadedError('The inference platform is overloaded.');
     case 'ModelTimeoutException':
-      return new UpstreamHeadersTimeoutError(`The model timed out${says}`);
+      return new UpstreamHeadersTimeoutError('The model timed out.');
     case 'AccessDeniedException':
     case 'UnrecognizedClientException':
     case 'InvalidSignatureException':
@@ -33,24 +36,25 @@ export function errorFromBedrockStatus(status: number, errorType: string, body: 
     default:
       break;
   }
-  if (status === 400) return new InvalidRequestError(message === '' ? 'The inference platform refused the request as invalid.' : message);
-  if (status === 429 || status === 503) return new OverloadedError(`The inference platform is overloaded${says}`);
+  if (status === 400) return invalid();
+  if (status === 429 || status === 503) return new OverloadedError('The inference platform is overloaded.');
   if (status === 408) return new UpstreamHeadersTimeoutError();
-  return new UpstreamError(`The inference platform failed (HTTP ${status}${type === '' ? '' : ` ${type}`})${says}`);
+  return new UpstreamError(`The inference platform failed (HTTP ${status}${type === '' ? '' : ` ${type}`}).`);
 }
 
 /** An exception frame mid-stream, as the error event the client gets. */
 export function errorFromBedrockException(exceptionType: string, message: string): GatewayError {
-  switch (exceptionType) {
+  const type = errorName(exceptionType);
+  switch (type) {
     case 'throttlingException':
     case 'serviceUnavailableException':
     case 'modelNotReadyException':
-      return new OverloadedError(message === '' ? 'Overloaded' : message);
+      return new OverloadedError();
     case 'validationException':
-      return new InvalidRequestError(message);
+      return new InvalidRequestError(message === '' ? 'The inference platform refused the request as invalid.' : message);
     case 'modelTimeoutException':
-      return new UpstreamHeadersTimeoutError(message === '' ? undefined : message);
+      return new UpstreamHeadersTimeoutError('The model timed out.');
     default:
-      return new UpstreamError(`The inference platform failed mid-stream (${exceptionType})${message === '' ? '' : `: ${message}`}`);
+      return new UpstreamError(`The inference platform failed mid-stream${type === '' ? '' : ` (${type})`}.`);
   }
 }
