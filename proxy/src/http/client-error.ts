@@ -1,7 +1,7 @@
-import { GatewayError, InvalidRequestError, newRequestId, type Logger } from '@gateway/shared';
-import type { Server } from 'node:http';
+import { GatewayError, InvalidRequestError, MethodNotAllowedError, newRequestId, type Logger } from '@gateway/shared';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { rawErrorResponse } from './error-responder.js';
+import { rawErrorResponse, sendError } from './error-responder.js';
 
 /** After the answer, how much more the client may send (discarded) and for how long, before the socket goes. */
 const LINGER_BYTES = 1024 * 1024;
@@ -28,6 +28,19 @@ export function answerParserErrors(server: Server, log: Logger): void {
     log.info({ request_id: requestId, code: err.code, status: error.status }, 'malformed HTTP refused');
     lingerThenClose(socket);
     socket.end(rawErrorResponse(error, requestId));
+  });
+
+  // The two other answers Node would give on its own, empty: `Expect` other than 100-continue (417) and CONNECT
+  // (the socket dropped without a word).
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const expectation = new GatewayError('expectation_failed', 417, 'invalid_request_error', 'Expect: only 100-continue is supported.', true);
+    sendError(res, expectation, newRequestId(), log);
+  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const requestId = newRequestId();
+    log.info({ request_id: requestId, status: 405 }, 'CONNECT refused');
+    lingerThenClose(socket);
+    socket.end(rawErrorResponse(new MethodNotAllowedError('CONNECT', req.url ?? '/'), requestId));
   });
 }
 

@@ -15,6 +15,9 @@ export function httpServerOptions(config: GatewayConfig): ServerOptions {
     connectionsCheckingInterval: 1_000,
     // Longer than the usual load balancer's idle timeout (60 s), so the balancer, not the gateway, closes first.
     keepAliveTimeout: 65_000,
+    // Node would answer an HTTP/1.1 request without Host with an empty 400 of its own; the gateway does not use
+    // Host, so such a request is served (or refused) like any other.
+    requireHostHeader: false,
   };
 }
 

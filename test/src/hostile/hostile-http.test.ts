@@ -51,6 +51,21 @@ describe('malformed HTTP and refusals of unread bodies', function () {
       });
     }
 
+    it('Expect other than 100-continue: a vendor-shaped 417', async function () {
+      const r = await rawExchange(port, [head(['POST /v1/messages HTTP/1.1', 'Host: x', 'Expect: the-unexpected', 'Content-Length: 0', 'Connection: close'])]);
+      expectRawVendorError(r, 417, 'invalid_request_error');
+    });
+
+    it('CONNECT: a vendor-shaped 405, not a dropped socket', async function () {
+      const r = await rawExchange(port, [head(['CONNECT example.com:443 HTTP/1.1', 'Host: example.com:443'])]);
+      expectRawVendorError(r, 405, 'invalid_request_error');
+    });
+
+    it('an HTTP/1.1 request without Host is served like any other', async function () {
+      const r = await rawExchange(port, [head(['GET /v1/models HTTP/1.1', 'x-api-key: gw_test_nope', 'Connection: close'])]);
+      expectRawVendorError(r, 401, 'authentication_error');
+    });
+
     it('never quotes the request back (a key in a refused request stays out of the answer)', async function () {
       const r = await rawExchange(port, [head(['POST /v1/messages HTTP/1.1', 'Host: x', `x-api-key: ${key.key}`, 'Content-Length: 1', 'Content-Length: 2'])]);
       expect(r.status).to.equal(400);

@@ -70,17 +70,26 @@ export function rawExchange(
   });
 }
 
-/** How many complete responses (headers and a content-length body) the bytes hold. */
+/** How many complete responses (headers, then a content-length or chunked body) the bytes hold. */
 function completeReplies(raw: string): number {
   let n = 0;
   let at = 0;
   for (;;) {
     const end = raw.indexOf('\r\n\r\n', at);
     if (end === -1) return n;
-    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(raw.slice(at, end))?.[1] ?? NaN);
-    if (!Number.isFinite(length) || Buffer.byteLength(raw.slice(end + 4), 'latin1') < length) return n;
+    const head = raw.slice(at, end);
+    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (Number.isFinite(length)) {
+      if (Buffer.byteLength(raw.slice(end + 4), 'latin1') < length) return n;
+      at = end + 4 + length;
+    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      const last = raw.indexOf('\r\n0\r\n\r\n', end);
+      if (last === -1) return n;
+      at = last + 7;
+    } else {
+      return n; // read to the close
+    }
     n += 1;
-    at = end + 4 + length;
   }
 }
 
