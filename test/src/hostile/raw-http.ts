@@ -74,6 +74,7 @@ export function rawExchange(
 function completeReplies(raw: string): number {
   let n = 0;
   let at = 0;
+  while (/^HTTP\/1\.[01] 1\d\d /.test(raw.slice(at)) && raw.indexOf('\r\n\r\n', at) !== -1) at = raw.indexOf('\r\n\r\n', at) + 4;
   for (;;) {
     const end = raw.indexOf('\r\n\r\n', at);
     if (end === -1) return n;
@@ -94,6 +95,8 @@ function completeReplies(raw: string): number {
 }
 
 export function parseReply(raw: string, reset: boolean): RawReply {
+  // Interim 1xx answers (100 Continue) come before the real one.
+  while (/^HTTP\/1\.[01] 1\d\d /.test(raw) && raw.includes('\r\n\r\n')) raw = raw.slice(raw.indexOf('\r\n\r\n') + 4);
   const end = raw.indexOf('\r\n\r\n');
   if (end === -1) return { status: 0, headers: {}, body: '', reset, raw };
   const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
