@@ -125,7 +125,7 @@ function hugeStrings(rng: Rng, keys: FuzzKeys): FuzzCase {
   const variants: Array<[string, () => string, boolean]> = [
     ['model', () => JSON.stringify({ ...b, model: big }), false],
     ['text past the 4 MiB text limit', () => JSON.stringify({ ...b, messages: [{ role: 'user', content: 'y'.repeat(4 * 1024 * 1024 + rng.int(1, 5000)) }] }), false],
-    ['role', () => JSON.stringify({ ...b, messages: [{ role: big, content: 'hi' }] }), false],
+    ['role', () => JSON.stringify({ ...b, messages: [{ role: big, content: 'hi' }] }), true], // any string role is forwarded
     ['block type', () => JSON.stringify({ ...b, messages: [{ role: 'user', content: [{ type: big }] }] }), true],
     ['tool_use id', () => JSON.stringify({ ...b, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: big, name: 'n', input: {} }] }, { role: 'user', content: 'x' }] }), true],
     ['object key', () => JSON.stringify(b).replace('{', `{"${big}":1,`), true],
