@@ -4,7 +4,7 @@ export { ModelCatalogue, DEFAULT_CATALOGUE_FILE } from './catalogue.js';
 export type { CatalogueModel, Catalogue } from './catalogue.js';
 export { billableUnits, costUnits, formatGbp, billingPeriod, priceUnits } from './billing.js';
 export { openDatabase } from './db/database.js';
-export { AdminStore, AdminError } from './db/admin-store.js';
+export { AdminStore } from './db/admin-store.js';
 export { UsageLedger } from './db/usage-ledger.js';
 export { MemoryCounterStore } from './counters/memory-counter-store.js';
 export type { CounterStore, AdmitRequest, AdmitResult } from './counters/counter-store.js';

@@ -11,6 +11,9 @@ export interface GatewayConfig {
   readonly policyAddr: { readonly host: string; readonly port: number };
   readonly metricsPort: number;
   readonly metricsHost: string;
+  /** The policy service's admin HTTP port (dashboard and admin API) and its bind address. */
+  readonly adminPort: number;
+  readonly adminHost: string;
   readonly dataDir: string;
   readonly databaseFile: string;
   readonly redisUrl: string | undefined;
@@ -131,6 +134,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     policyAddr,
     metricsPort,
     metricsHost: str('METRICS_HOST') ?? '0.0.0.0',
+    adminPort: int('ADMIN_PORT', 8081, 0, 65535),
+    adminHost: str('ADMIN_HOST') ?? '127.0.0.1',
     dataDir,
     databaseFile: resolve(dataDir, 'gateway.sqlite'),
     redisUrl,

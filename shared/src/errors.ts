@@ -98,6 +98,13 @@ export class PermissionDeniedError extends GatewayError {
   }
 }
 
+/** A refusal whose reason the caller may read (an administrator acting beyond their role). */
+export class ForbiddenError extends GatewayError {
+  constructor(message: string) {
+    super('forbidden', 403, 'permission_error', message, true);
+  }
+}
+
 export class ResidencyUnavailableError extends GatewayError {
   constructor(message: string) {
     super('residency_unavailable', 403, 'residency_unavailable', message, true);

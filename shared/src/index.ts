@@ -4,6 +4,7 @@ export {
   AuthenticationError,
   QuotaExceededError,
   PermissionDeniedError,
+  ForbiddenError,
   ResidencyUnavailableError,
   NotFoundError,
   MethodNotAllowedError,

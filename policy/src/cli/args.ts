@@ -13,10 +13,11 @@ export interface ParsedCommand {
   json: boolean;
 }
 
-/** Parses `--name value` flags (all strings) plus `--json`; unknown flags are a usage error. */
-export function parseCommand(argv: string[], flagNames: readonly string[]): ParsedCommand {
+/** Parses `--name value` flags (strings), switches (booleans) and `--json`; unknown flags are a usage error. */
+export function parseCommand(argv: string[], flagNames: readonly string[], switches: readonly string[] = []): ParsedCommand {
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
   for (const f of flagNames) options[f] = { type: 'string' };
+  for (const f of switches) options[f] = { type: 'boolean' };
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { positionals, flags: values as Flags, json: values['json'] === true };

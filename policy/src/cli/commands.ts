@@ -1,9 +1,8 @@
-import { allowlistEntryProblem, type PrivacyMode, type Residency } from '@gateway/shared';
-import type { ModelCatalogue } from '../catalogue.js';
-import type { AdminStore } from '../db/admin-store.js';
-import { effectiveLimits, type KeyRecord, type Plan } from '../db/records.js';
-import type { UsageLedger } from '../db/usage-ledger.js';
-import { accountUsage } from './account-usage.js';
+import type { AdminService } from '../admin/admin-service.js';
+import type { Caller } from '../admin/principal.js';
+import type { AdminToken } from '../db/administrators.js';
+import { accountJson, adminJson, createdKeyJson, keyJson, planJson } from '../admin/admin-json.js';
+import type { KeyRecord } from '../db/records.js';
 import {
   UsageError,
   oneOf,
@@ -17,11 +16,13 @@ import {
   type ParsedCommand,
 } from './args.js';
 
+/** The CLI is a thin adapter: it parses flags and prints; every rule is the admin service's. */
 export interface CliContext {
-  admin: AdminStore;
-  ledger: UsageLedger;
-  catalogue: ModelCatalogue;
+  service: AdminService;
+  caller: Caller;
   now: () => number;
+  /** the whole of standard input (for --password-stdin) */
+  readStdin: () => Promise<string>;
 }
 
 /** What a command prints: JSON with --json, otherwise lines for a person. */
@@ -30,132 +31,56 @@ export interface CommandOutput {
   text: string;
 }
 
-type Command = (ctx: CliContext, argv: string[]) => CommandOutput;
+type Command = (ctx: CliContext, argv: string[]) => CommandOutput | Promise<CommandOutput>;
 
 const RESIDENCIES = ['uk', 'eu'] as const;
 const PRIVACY = ['off', 'flag', 'redact', 'tokenise'] as const;
 const ENVS = ['live', 'test'] as const;
 const LIMIT_FLAGS = ['rpm', 'concurrency', 'allowance', 'overage', 'overage-ceiling'] as const;
 
-function planJson(p: Plan) {
-  return {
-    name: p.name,
-    residency: p.residency,
-    requests_per_minute: p.requests_per_minute,
-    concurrency: p.concurrency,
-    allowance: p.allowance,
-    overage_allowed: p.overage_allowed,
-    overage_ceiling: p.overage_ceiling,
-    models: p.models,
-  };
-}
-
-function keyJson(k: KeyRecord, now: number) {
-  const status = k.revoked_at !== null ? 'revoked' : k.expires_at !== null && Date.parse(k.expires_at) <= now ? 'expired' : 'active';
-  return {
-    id: k.id,
-    key: k.display,
-    name: k.name,
-    environment: k.environment,
-    residency: k.residency,
-    privacy_mode: k.privacy_mode,
-    allowed_models: k.allowed_models,
-    allowed_ips: k.allowed_ips,
-    expires_at: k.expires_at,
-    account_id: k.account_id,
-    status,
-    created_at: k.created_at,
-    revoked_at: k.revoked_at,
-    last_used_at: k.last_used_at,
-  };
-}
-
-/** Shown once at creation: the full key, with the fields CONTRACT.md names. */
-function createdKeyJson(k: KeyRecord, key: string) {
-  return {
-    id: k.id,
-    key,
-    name: k.name,
-    environment: k.environment,
-    residency: k.residency,
-    privacy_mode: k.privacy_mode,
-    allowed_models: k.allowed_models,
-    allowed_ips: k.allowed_ips,
-    expires_at: k.expires_at,
-    account_id: k.account_id,
-  };
-}
-
-function modelsFlag(ctx: CliContext, cmd: ParsedCommand): string[] | undefined {
-  const list = optionalList(cmd.flags, 'models');
-  if (list === undefined) return undefined;
-  return list.map((m) => {
-    const found = ctx.catalogue.resolve(m);
-    if (found === undefined) throw new UsageError(`--models: unknown model "${m}"`);
-    return found.id;
-  });
-}
-
-function ipsFlag(cmd: ParsedCommand): string[] | undefined {
-  const list = optionalList(cmd.flags, 'ips');
-  if (list === undefined) return undefined;
-  const problems = list.map(allowlistEntryProblem).filter((p): p is string => p !== undefined);
-  if (problems.length > 0) throw new UsageError(`--ips: ${problems.join('; ')}`);
-  return list;
-}
-
-function expiresFlag(cmd: ParsedCommand): string | undefined {
-  const v = optionalString(cmd.flags, 'expires');
-  if (v === undefined) return undefined;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw new UsageError(`--expires must be an ISO 8601 timestamp (got "${v}")`);
-  return new Date(ms).toISOString();
-}
-
 const keyCreatedText = (k: KeyRecord, key: string): string =>
   `Created key ${k.id} (${k.environment}, ${k.residency}, privacy ${k.privacy_mode}) for account ${k.account_id}.\n` +
   `Store it now; it is not shown again:\n\n    ${key}\n`;
 
+function limitInput(cmd: ParsedCommand) {
+  return {
+    requests_per_minute: optionalInt(cmd.flags, 'rpm', 1),
+    concurrency: optionalInt(cmd.flags, 'concurrency', 1),
+    allowance: optionalInt(cmd.flags, 'allowance', 0),
+    overage_allowed: optionalBool(cmd.flags, 'overage'),
+    overage_ceiling: optionalInt(cmd.flags, 'overage-ceiling', 0),
+  };
+}
+
+function tokenJson(t: AdminToken, email: string) {
+  return { id: t.id, name: t.name, email, display: t.display, created_at: t.created_at, revoked_at: t.revoked_at };
+}
+
 export const COMMANDS: Record<string, Command> = {
   'plans create': (ctx, argv) => {
     const cmd = parseCommand(argv, ['name', 'residency', 'models', ...LIMIT_FLAGS]);
-    const plan: Plan = {
+    const plan = ctx.service.createPlan(ctx.caller, {
       name: required(cmd.flags, 'name'),
       residency: oneOf(cmd.flags, 'residency', RESIDENCIES),
+      ...limitInput(cmd),
       requests_per_minute: requiredInt(cmd.flags, 'rpm', 1),
       concurrency: requiredInt(cmd.flags, 'concurrency', 1),
       allowance: requiredInt(cmd.flags, 'allowance', 0),
-      overage_allowed: optionalBool(cmd.flags, 'overage') ?? false,
-      overage_ceiling: optionalInt(cmd.flags, 'overage-ceiling', 0) ?? 0,
-      models: modelsFlag(ctx, cmd) ?? null,
-    };
-    ctx.admin.createPlan(plan);
+      models: optionalList(cmd.flags, 'models'),
+    });
     return { json: planJson(plan), text: `Created plan ${plan.name}.` };
   },
   'plans update': (ctx, argv) => {
     const cmd = parseCommand(argv, ['residency', 'models', ...LIMIT_FLAGS]);
     const name = cmd.positionals[0];
     if (name === undefined) throw new UsageError('plans update NAME [--rpm N …]');
-    const changes: Partial<Plan> = {};
-    const rpm = optionalInt(cmd.flags, 'rpm', 1);
-    if (rpm !== undefined) changes.requests_per_minute = rpm;
-    const conc = optionalInt(cmd.flags, 'concurrency', 1);
-    if (conc !== undefined) changes.concurrency = conc;
-    const allowance = optionalInt(cmd.flags, 'allowance', 0);
-    if (allowance !== undefined) changes.allowance = allowance;
-    const overage = optionalBool(cmd.flags, 'overage');
-    if (overage !== undefined) changes.overage_allowed = overage;
-    const ceiling = optionalInt(cmd.flags, 'overage-ceiling', 0);
-    if (ceiling !== undefined) changes.overage_ceiling = ceiling;
-    const models = modelsFlag(ctx, cmd);
-    if (models !== undefined) changes.models = models;
-    if (optionalString(cmd.flags, 'residency') !== undefined) changes.residency = oneOf(cmd.flags, 'residency', RESIDENCIES);
-    const plan = ctx.admin.updatePlan(name, changes);
+    const residency = optionalString(cmd.flags, 'residency') === undefined ? undefined : oneOf(cmd.flags, 'residency', RESIDENCIES);
+    const plan = ctx.service.updatePlan(ctx.caller, name, { ...limitInput(cmd), residency, models: optionalList(cmd.flags, 'models') });
     return { json: planJson(plan), text: `Updated plan ${plan.name}.` };
   },
   'plans list': (ctx, argv) => {
     parseCommand(argv, []);
-    const plans = ctx.admin.listPlans().map(planJson);
+    const plans = ctx.service.listPlans(ctx.caller).map(planJson);
     const text = plans
       .map((p) => `${p.name}\t${p.residency}\trpm=${p.requests_per_minute}\tconcurrency=${p.concurrency}\tallowance=${p.allowance}\toverage=${p.overage_allowed}${p.overage_allowed ? `(ceiling ${p.overage_ceiling})` : ''}\tmodels=${p.models?.join(',') ?? 'all'}`)
       .join('\n');
@@ -163,50 +88,49 @@ export const COMMANDS: Record<string, Command> = {
   },
   'accounts create': (ctx, argv) => {
     const cmd = parseCommand(argv, ['name', 'plan', 'anchor-day', ...LIMIT_FLAGS]);
-    const account = ctx.admin.createAccount(
-      required(cmd.flags, 'name'),
-      required(cmd.flags, 'plan'),
-      limitOverrides(cmd),
-      optionalInt(cmd.flags, 'anchor-day', 1) ?? null,
-    );
+    const account = ctx.service.createAccount(ctx.caller, {
+      name: required(cmd.flags, 'name'),
+      plan: required(cmd.flags, 'plan'),
+      ...limitInput(cmd),
+      anchor_day: optionalInt(cmd.flags, 'anchor-day', 1),
+    });
     return { json: accountJson(account), text: `Created account ${account.id} (${account.name}) on plan ${account.plan}.` };
   },
   'accounts update': (ctx, argv) => {
     const cmd = parseCommand(argv, ['plan', 'anchor-day', ...LIMIT_FLAGS]);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('accounts update ACCOUNT_ID [--rpm N …]');
-    const plan = optionalString(cmd.flags, 'plan');
-    const anchor = optionalInt(cmd.flags, 'anchor-day', 1);
-    const account = ctx.admin.updateAccount(id, {
-      ...(plan === undefined ? {} : { plan }),
-      overrides: limitOverrides(cmd),
-      ...(anchor === undefined ? {} : { anchor_day: anchor }),
+    const account = ctx.service.updateAccount(ctx.caller, id, {
+      plan: optionalString(cmd.flags, 'plan'),
+      ...limitInput(cmd),
+      anchor_day: optionalInt(cmd.flags, 'anchor-day', 1),
     });
     return { json: accountJson(account), text: `Updated account ${account.id}.` };
   },
   'accounts list': (ctx, argv) => {
     parseCommand(argv, []);
-    const accounts = ctx.admin.listAccounts().map(accountJson);
+    const accounts = ctx.service.listAccounts(ctx.caller).map(accountJson);
     return { json: accounts, text: accounts.map((a) => `${a.id}\t${a.name}\t${a.plan}`).join('\n') || 'No accounts.' };
   },
   'keys create': (ctx, argv) => {
     const cmd = parseCommand(argv, ['account', 'name', 'env', 'residency', 'privacy', 'models', 'ips', 'expires', 'rpm']);
-    const { record, key } = ctx.admin.createKey({
-      account_id: required(cmd.flags, 'account'),
+    const account = required(cmd.flags, 'account');
+    const input = {
       name: required(cmd.flags, 'name'),
       environment: oneOf(cmd.flags, 'env', ENVS),
-      residency: oneOf(cmd.flags, 'residency', RESIDENCIES) as Residency,
-      privacy_mode: (optionalString(cmd.flags, 'privacy') === undefined ? 'off' : oneOf(cmd.flags, 'privacy', PRIVACY)) as PrivacyMode,
-      allowed_models: modelsFlag(ctx, cmd) ?? null,
-      allowed_ips: ipsFlag(cmd) ?? null,
-      expires_at: expiresFlag(cmd) ?? null,
-      requests_per_minute: optionalInt(cmd.flags, 'rpm', 1) ?? null,
-    });
+      residency: oneOf(cmd.flags, 'residency', RESIDENCIES),
+      privacy_mode: optionalString(cmd.flags, 'privacy') === undefined ? 'off' : oneOf(cmd.flags, 'privacy', PRIVACY),
+      allowed_models: optionalList(cmd.flags, 'models'),
+      allowed_ips: optionalList(cmd.flags, 'ips'),
+      expires_at: optionalString(cmd.flags, 'expires'),
+      requests_per_minute: optionalInt(cmd.flags, 'rpm', 1),
+    };
+    const { record, key } = ctx.service.createKey(ctx.caller, account, input);
     return { json: createdKeyJson(record, key), text: keyCreatedText(record, key) };
   },
   'keys list': (ctx, argv) => {
     const cmd = parseCommand(argv, ['account']);
-    const keys = ctx.admin.listKeys(optionalString(cmd.flags, 'account')).map((k) => keyJson(k, ctx.now()));
+    const keys = ctx.service.listKeys(ctx.caller, optionalString(cmd.flags, 'account')).map((k) => keyJson(k, ctx.now()));
     const text = keys
       .map((k) => `${k.id}\t${k.key}\t${k.name}\t${k.environment}\t${k.residency}\t${k.privacy_mode}\t${k.status}\tlast used ${k.last_used_at ?? 'never'}`)
       .join('\n');
@@ -216,14 +140,14 @@ export const COMMANDS: Record<string, Command> = {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('keys revoke KEY_ID');
-    const k = ctx.admin.revokeKey(id);
+    const k = ctx.service.revokeKey(ctx.caller, id);
     return { json: keyJson(k, ctx.now()), text: `Revoked key ${k.id} (${k.display}).` };
   },
   'keys rotate': (ctx, argv) => {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('keys rotate KEY_ID');
-    const { record, key } = ctx.admin.rotateKey(id);
+    const { record, key } = ctx.service.rotateKey(ctx.caller, id);
     return {
       json: { ...createdKeyJson(record, key), rotated_from: id },
       text: `${keyCreatedText(record, key)}\nThe old key ${id} stays valid until you revoke it: deploy the new key, check the old key's last-used time is idle, then run \`gatewayctl keys revoke ${id}\`.`,
@@ -231,36 +155,55 @@ export const COMMANDS: Record<string, Command> = {
   },
   usage: (ctx, argv) => {
     const cmd = parseCommand(argv, ['account']);
-    const id = required(cmd.flags, 'account');
-    const account = ctx.admin.getAccount(id);
-    if (account === undefined) throw new UsageError(`no account "${id}"`);
-    const plan = ctx.admin.getPlan(account.plan) as Plan;
-    const u = accountUsage(id, effectiveLimits(plan, account), ctx.ledger, ctx.now());
+    const u = ctx.service.accountUsage(ctx.caller, required(cmd.flags, 'account'));
     const text = [
-      `Account ${id} on plan ${u.plan}, period ${u.period.start} – ${u.period.end}`,
+      `Account ${u.account_id} on plan ${u.plan}, period ${u.period.start} – ${u.period.end}`,
       `Tokens: ${u.tokens.used} of ${u.tokens.allowance} used (${u.tokens.percent_used}%), ${u.tokens.remaining} remaining`,
       ...u.by_model.map((m) => `  ${m.model}: ${m.requests} requests, ${m.billable_units} units, £${m.cost_gbp.toFixed(6)}`),
       u.test_by_model.length > 0 ? `Test traffic: ${u.test_by_model.map((m) => `${m.model} ${m.requests} requests`).join(', ')}` : '',
     ].filter((l) => l !== '').join('\n');
     return { json: u, text };
   },
+  'admins create': async (ctx, argv) => {
+    const cmd = parseCommand(argv, ['email', 'account'], ['password-stdin']);
+    if (cmd.flags['password-stdin'] !== true) throw new UsageError('--password-stdin is required (the password is read from standard input, never from the command line)');
+    // One line: the password, without its line ending.
+    const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
+    const admin = await ctx.service.createAdmin(ctx.caller, {
+      email: required(cmd.flags, 'email'),
+      password,
+      account_id: optionalString(cmd.flags, 'account'),
+    });
+    const role = admin.account_id === null ? 'platform administrator' : `administrator of account ${admin.account_id}`;
+    return { json: adminJson(admin), text: `Created ${role} ${admin.email} (${admin.id}).` };
+  },
+  'admins list': (ctx, argv) => {
+    parseCommand(argv, []);
+    const admins = ctx.service.listAdmins(ctx.caller).map(adminJson);
+    return { json: admins, text: admins.map((a) => `${a.id}\t${a.email}\t${a.account_id ?? 'platform'}`).join('\n') || 'No administrators.' };
+  },
+  'admins tokens create': (ctx, argv) => {
+    const cmd = parseCommand(argv, ['email', 'name']);
+    const email = required(cmd.flags, 'email');
+    const { record, token } = ctx.service.createToken(ctx.caller, { email, name: required(cmd.flags, 'name') });
+    return {
+      json: { ...tokenJson(record, email.toLowerCase()), token },
+      text: `Created admin API token ${record.id} for ${email}.\nStore it now; it is not shown again:\n\n    ${token}\n`,
+    };
+  },
+  'admins tokens revoke': (ctx, argv) => {
+    const cmd = parseCommand(argv, []);
+    const id = cmd.positionals[0];
+    if (id === undefined) throw new UsageError('admins tokens revoke TOKEN_ID');
+    const t = ctx.service.revokeToken(ctx.caller, id);
+    return { json: { id: t.id, name: t.name, display: t.display, revoked_at: t.revoked_at }, text: `Revoked admin API token ${t.id} (${t.display}).` };
+  },
+  audit: (ctx, argv) => {
+    const cmd = parseCommand(argv, ['account']);
+    const entries = ctx.service.auditTrail(ctx.caller, optionalString(cmd.flags, 'account'));
+    const text = entries
+      .map((e) => `${e.at}\t${e.actor_kind}:${e.actor}\t${e.address ?? '-'}\t${e.action}\t${e.target_id}\t${JSON.stringify(e.detail)}`)
+      .join('\n');
+    return { json: entries, text: text || 'No entries.' };
+  },
 };
-
-function limitOverrides(cmd: ParsedCommand) {
-  const o: Partial<{ requests_per_minute: number; concurrency: number; allowance: number; overage_allowed: boolean; overage_ceiling: number }> = {};
-  const rpm = optionalInt(cmd.flags, 'rpm', 1);
-  if (rpm !== undefined) o.requests_per_minute = rpm;
-  const conc = optionalInt(cmd.flags, 'concurrency', 1);
-  if (conc !== undefined) o.concurrency = conc;
-  const allowance = optionalInt(cmd.flags, 'allowance', 0);
-  if (allowance !== undefined) o.allowance = allowance;
-  const overage = optionalBool(cmd.flags, 'overage');
-  if (overage !== undefined) o.overage_allowed = overage;
-  const ceiling = optionalInt(cmd.flags, 'overage-ceiling', 0);
-  if (ceiling !== undefined) o.overage_ceiling = ceiling;
-  return o;
-}
-
-function accountJson(a: { id: string; name: string; plan: string; overrides: object; anchor_day: number | null; created_at: string }) {
-  return { id: a.id, name: a.name, plan: a.plan, overrides: a.overrides, anchor_day: a.anchor_day, created_at: a.created_at };
-}

@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig } from '@gateway/shared';
+import { userInfo } from 'node:os';
+import { ConfigError, GatewayError, loadConfig } from '@gateway/shared';
+import { createAdminService } from '../admin/create-admin-service.js';
 import { ModelCatalogue } from '../catalogue.js';
-import { AdminError, AdminStore } from '../db/admin-store.js';
 import { openDatabase } from '../db/database.js';
-import { UsageLedger } from '../db/usage-ledger.js';
 import { UsageError } from './args.js';
 import { COMMANDS } from './commands.js';
 
@@ -19,6 +19,11 @@ const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway 
   gatewayctl keys revoke KEY_ID
   gatewayctl keys rotate KEY_ID
   gatewayctl usage --account ID
+  gatewayctl admins create --email E [--account ID] --password-stdin
+  gatewayctl admins list
+  gatewayctl admins tokens create --email E --name N
+  gatewayctl admins tokens revoke TOKEN_ID
+  gatewayctl audit [--account ID]
 
 Every command takes --json for machine-readable output.`;
 
@@ -28,13 +33,14 @@ export async function main(
   env: Readonly<Record<string, string | undefined>> = process.env,
   out: (s: string) => void = (s) => process.stdout.write(s),
   err: (s: string) => void = (s) => process.stderr.write(s),
+  readStdin: () => Promise<string> = readProcessStdin,
 ): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     out(`${HELP}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const twoWord = `${argv[0]} ${argv[1] ?? ''}`;
-  const name = COMMANDS[twoWord] !== undefined ? twoWord : argv[0] as string;
+  // The longest command name that matches: `admins tokens create`, `keys create`, `usage`.
+  const name = [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined) ?? '';
   const command = COMMANDS[name];
   if (command === undefined) {
     err(`gatewayctl: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${HELP}\n`);
@@ -52,11 +58,12 @@ export async function main(
   const db = openDatabase(config.databaseFile);
   try {
     const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
-    const result = command({ admin: new AdminStore(db), ledger: new UsageLedger(db), catalogue, now: Date.now }, rest);
+    const service = createAdminService(db, catalogue);
+    const result = await command({ service, caller: { principal: { kind: 'cli', user: cliUser() }, address: null }, now: Date.now, readStdin }, rest);
     out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof AdminError) {
+    if (e instanceof UsageError || e instanceof GatewayError) {
       if (json) out(`${JSON.stringify({ error: e.message })}\n`);
       err(`gatewayctl ${name}: ${e.message}\n`);
       return e instanceof UsageError ? 2 : 1;
@@ -65,4 +72,18 @@ export async function main(
   } finally {
     db.close();
   }
+}
+
+function cliUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,13 +1,8 @@
-import { displayApiKey, generateApiKey, hashApiKey, newRecordId } from '@gateway/shared';
+import { InvalidRequestError, NotFoundError, displayApiKey, generateApiKey, hashApiKey, newRecordId } from '@gateway/shared';
 import type { Environment, PrivacyMode, Residency } from '@gateway/shared';
 import type { Db } from './database.js';
 import { rebuildAccountTotals } from './usage-totals.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
-
-/** A refusal of an admin change, with a message fit for the operator. */
-export class AdminError extends Error {
-  override readonly name = 'AdminError';
-}
 
 interface PlanRow {
   name: string;
@@ -88,7 +83,11 @@ export interface NewKey {
   rotated_from?: string | null;
 }
 
-/** Plans, accounts and keys: what gatewayctl, the dashboard and the bootstrap change. Each change is logged. */
+/**
+ * Plans, accounts and keys in SQLite. The rules (who may change what, validation, the audit trail) live in
+ * admin/admin-service.ts; this is storage plus the integrity checks the schema needs. Each change is logged
+ * for the policy service's key cache.
+ */
 export class AdminStore {
   constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
 
@@ -100,7 +99,7 @@ export class AdminStore {
 
   createPlan(p: Plan): Plan {
     return this.db.transaction(() => {
-      if (this.getPlan(p.name) !== undefined) throw new AdminError(`plan "${p.name}" already exists`);
+      if (this.getPlan(p.name) !== undefined) throw new InvalidRequestError(`plan "${p.name}" already exists`);
       this.db
         .prepare(
           `INSERT INTO plans (name, residency, requests_per_minute, concurrency, allowance, overage_allowed,
@@ -116,7 +115,7 @@ export class AdminStore {
   updatePlan(name: string, changes: Partial<Omit<Plan, 'name'>>): Plan {
     return this.db.transaction(() => {
       const current = this.getPlan(name);
-      if (current === undefined) throw new AdminError(`no plan "${name}"`);
+      if (current === undefined) throw new NotFoundError(`no plan "${name}"`);
       const next: Plan = { ...current, ...changes };
       this.db
         .prepare(
@@ -141,7 +140,7 @@ export class AdminStore {
 
   createAccount(name: string, plan: string, overrides: Partial<AccountOverrides> = {}, anchorDay: number | null = null): Account {
     return this.db.transaction(() => {
-      if (this.getPlan(plan) === undefined) throw new AdminError(`no plan "${plan}"`);
+      if (this.getPlan(plan) === undefined) throw new InvalidRequestError(`no plan "${plan}"`);
       const id = newRecordId('acct');
       const o = fullOverrides(overrides);
       this.db
@@ -161,9 +160,9 @@ export class AdminStore {
   updateAccount(id: string, changes: { plan?: string; overrides?: Partial<AccountOverrides>; anchor_day?: number | null }): Account {
     return this.db.transaction(() => {
       const current = this.getAccount(id);
-      if (current === undefined) throw new AdminError(`no account "${id}"`);
+      if (current === undefined) throw new NotFoundError(`no account "${id}"`);
       const plan = changes.plan ?? current.plan;
-      if (this.getPlan(plan) === undefined) throw new AdminError(`no plan "${plan}"`);
+      if (this.getPlan(plan) === undefined) throw new InvalidRequestError(`no plan "${plan}"`);
       const o = { ...current.overrides, ...changes.overrides };
       const anchor = changes.anchor_day === undefined ? current.anchor_day : changes.anchor_day;
       this.db
@@ -193,10 +192,10 @@ export class AdminStore {
   createKey(k: NewKey): { record: KeyRecord; key: string } {
     return this.db.transaction(() => {
       const account = this.getAccount(k.account_id);
-      if (account === undefined) throw new AdminError(`no account "${k.account_id}"`);
+      if (account === undefined) throw new NotFoundError(`no account "${k.account_id}"`);
       const plan = this.getPlan(account.plan) as Plan;
       if (plan.residency === 'uk' && k.residency === 'eu') {
-        throw new AdminError(`plan "${plan.name}" permits only uk keys; an eu key would exceed the plan's residency`);
+        throw new InvalidRequestError(`plan "${plan.name}" permits only uk keys; an eu key would exceed the plan's residency`);
       }
       const key = generateApiKey(k.environment);
       const id = newRecordId('key');
@@ -234,7 +233,7 @@ export class AdminStore {
   revokeKey(id: string): KeyRecord {
     return this.db.transaction(() => {
       const current = this.getKey(id);
-      if (current === undefined) throw new AdminError(`no key "${id}"`);
+      if (current === undefined) throw new NotFoundError(`no key "${id}"`);
       if (current.revoked_at !== null) return current;
       this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), id);
       this.logChange('key', id, 'revoked');
@@ -245,8 +244,8 @@ export class AdminStore {
   /** A replacement key with the same settings; the old key stays valid until it is revoked. */
   rotateKey(id: string): { record: KeyRecord; key: string } {
     const old = this.getKey(id);
-    if (old === undefined) throw new AdminError(`no key "${id}"`);
-    if (old.revoked_at !== null) throw new AdminError(`key "${id}" is revoked; create a new key instead`);
+    if (old === undefined) throw new NotFoundError(`no key "${id}"`);
+    if (old.revoked_at !== null) throw new InvalidRequestError(`key "${id}" is revoked; create a new key instead`);
     const plan = this.getPlan(this.getAccount(old.account_id)?.plan ?? '');
     return this.createKey({
       account_id: old.account_id,

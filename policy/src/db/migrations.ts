@@ -120,4 +120,55 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    name: 'administrators, admin API tokens, dashboard sessions, append-only audit log',
+    sql: `
+      -- A platform administrator has no account (sees every account); an account administrator sees only its own.
+      CREATE TABLE administrators (
+        id            TEXT PRIMARY KEY,
+        email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        account_id    TEXT REFERENCES accounts(id),
+        password_hash TEXT NOT NULL,           -- scrypt$N$r$p$salt$hash (memory-hard; see docs/decisions.md)
+        created_at    TEXT NOT NULL
+      );
+
+      CREATE TABLE admin_tokens (
+        id           TEXT PRIMARY KEY,
+        admin_id     TEXT NOT NULL REFERENCES administrators(id),
+        name         TEXT NOT NULL,
+        token_hash   TEXT NOT NULL UNIQUE,    -- SHA-256 of gw_admin_…; the token itself is never stored
+        display      TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        revoked_at   TEXT,
+        last_used_at TEXT
+      );
+
+      CREATE TABLE admin_sessions (
+        id_hash       TEXT PRIMARY KEY,       -- SHA-256 of the cookie value
+        admin_id      TEXT NOT NULL REFERENCES administrators(id),
+        csrf_token    TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL
+      );
+
+      -- Who changed what, when, from where. Rows are only ever added: triggers refuse updates and deletes.
+      CREATE TABLE audit_log (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        at          TEXT NOT NULL,
+        actor_kind  TEXT NOT NULL CHECK (actor_kind IN ('cli', 'admin', 'token', 'system')),
+        actor       TEXT NOT NULL,             -- CLI user name, administrator email, or token id and its owner
+        address     TEXT,                      -- source address of the HTTP request; NULL from the CLI
+        account_id  TEXT,                      -- the account the change belongs to, NULL for platform-wide changes
+        action      TEXT NOT NULL,             -- e.g. key.create, key.revoke, admin.create, token.revoke
+        target_id   TEXT NOT NULL,
+        detail      TEXT NOT NULL              -- JSON: the settings changed (never a secret)
+      );
+      CREATE INDEX audit_log_account ON audit_log(account_id, seq);
+      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+      CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+
+      CREATE INDEX usage_ledger_key_time ON usage_ledger(key_id, finished_at_ms);
+    `,
+  },
 ];

@@ -1,0 +1,471 @@
+import { ForbiddenError, InvalidRequestError, NotFoundError, hashApiKey, newRecordId, randomBase62 } from '@gateway/shared';
+import { accountUsage } from '../cli/account-usage.js';
+import { billingPeriod } from '../billing.js';
+import type { ModelCatalogue } from '../catalogue.js';
+import type { AdminStore } from '../db/admin-store.js';
+import type { AdministratorStore, Administrator, AdminToken } from '../db/administrators.js';
+import type { AuditEntry, AuditLog } from '../db/audit-log.js';
+import type { Db } from '../db/database.js';
+import { effectiveLimits, type Account, type AccountOverrides, type EffectiveLimits, type KeyRecord, type Plan } from '../db/records.js';
+import type { UsageLedger } from '../db/usage-ledger.js';
+import type { DailyUsageRow, KeyTotals, UsageQueries } from '../db/usage-queries.js';
+import { hashPassword } from './passwords.js';
+import { auditActor, callerAccount, isPlatform, type Caller } from './principal.js';
+import {
+  EMAIL, ENVIRONMENTS, MIN_PASSWORD_LENGTH, PLAN_NAME, PRIVACY_MODES, Problems, RESIDENCIES,
+  bool, expiry, int, ips, models, oneOf, text,
+} from './validation.js';
+
+export type KeyState = 'active' | 'revoked' | 'expired';
+
+export function keyState(k: KeyRecord, nowMs: number): KeyState {
+  if (k.revoked_at !== null) return 'revoked';
+  if (k.expires_at !== null && Date.parse(k.expires_at) <= nowMs) return 'expired';
+  return 'active';
+}
+
+/** A key not used for this long is idle: safe to revoke after a rotation. */
+export const ROTATION_IDLE_MS = 15 * 60_000;
+/** Hygiene: a live key unused for this long is flagged. */
+export const HYGIENE_IDLE_MS = 30 * 24 * 3600_000;
+
+/** The current per-minute window and concurrency of an account's live traffic (from the counter store). */
+export type RateProbe = (accountId: string, limits: EffectiveLimits) => Promise<{ remaining: number; resetUnix: number; inFlight: number } | null>;
+
+export interface AdminServiceDeps {
+  db: Db;
+  store: AdminStore;
+  admins: AdministratorStore;
+  audit: AuditLog;
+  usage: UsageQueries;
+  ledger: UsageLedger;
+  catalogue: ModelCatalogue;
+  now: () => number;
+  rates?: RateProbe;
+}
+
+/** Raw input of a key, as the CLI, the API or a form sends it; the service checks every field. */
+export interface KeyInput {
+  name?: unknown;
+  environment?: unknown;
+  residency?: unknown;
+  privacy_mode?: unknown;
+  allowed_models?: unknown;
+  allowed_ips?: unknown;
+  expires_at?: unknown;
+  requests_per_minute?: unknown;
+}
+
+export interface LimitInput {
+  requests_per_minute?: unknown;
+  concurrency?: unknown;
+  allowance?: unknown;
+  overage_allowed?: unknown;
+  overage_ceiling?: unknown;
+}
+
+export interface KeyRow {
+  record: KeyRecord;
+  state: KeyState;
+  period: KeyTotals;
+}
+
+export const ADMIN_TOKEN_PATTERN = /^gw_admin_[A-Za-z0-9]{32}$/;
+
+/**
+ * Every rule about plans, accounts, keys and administrators, in one place, under gatewayctl, the admin API and
+ * the dashboard alike. Account isolation lives here: an account administrator asking about another account
+ * gets the same 404 as for an account that does not exist. Every change is written to the audit log in the
+ * same transaction as the change itself.
+ */
+export class AdminService {
+  constructor(private readonly d: AdminServiceDeps) {}
+
+  get catalogue(): ModelCatalogue {
+    return this.d.catalogue;
+  }
+
+  now(): number {
+    return this.d.now();
+  }
+
+  // ---- plans -------------------------------------------------------------------------------------------------
+
+  listPlans(caller: Caller): Plan[] {
+    const plans = this.d.store.listPlans();
+    const own = callerAccount(caller);
+    if (own === null) return plans;
+    const account = this.d.store.getAccount(own);
+    return plans.filter((p) => p.name === account?.plan);
+  }
+
+  createPlan(caller: Caller, input: { name?: unknown; residency?: unknown; models?: unknown } & LimitInput): Plan {
+    this.requirePlatform(caller, 'create plans');
+    const p = new Problems();
+    const name = text(p, 'name', input.name, 64);
+    if (name !== '' && !PLAN_NAME.test(name)) p.add('name may hold only letters, digits, ".", "_" and "-"');
+    const plan: Plan = {
+      name,
+      residency: oneOf(p, 'residency', input.residency, RESIDENCIES),
+      requests_per_minute: this.requiredInt(p, 'requests_per_minute', input.requests_per_minute, 1),
+      concurrency: this.requiredInt(p, 'concurrency', input.concurrency, 1),
+      allowance: this.requiredInt(p, 'allowance', input.allowance, 0),
+      overage_allowed: bool(p, 'overage_allowed', input.overage_allowed) ?? false,
+      overage_ceiling: int(p, 'overage_ceiling', input.overage_ceiling, 0) ?? 0,
+      models: models(p, 'models', input.models, this.d.catalogue),
+    };
+    p.throwIfAny();
+    return this.change(caller, 'plan.create', { id: plan.name, accountId: null }, { ...plan }, () => this.d.store.createPlan(plan));
+  }
+
+  updatePlan(caller: Caller, name: string, input: { residency?: unknown; models?: unknown } & LimitInput): Plan {
+    this.requirePlatform(caller, 'change plans');
+    const p = new Problems();
+    const changes: Partial<Plan> = {};
+    if (input.residency !== undefined) changes.residency = oneOf(p, 'residency', input.residency, RESIDENCIES);
+    const rpm = int(p, 'requests_per_minute', input.requests_per_minute, 1);
+    if (rpm !== undefined) changes.requests_per_minute = rpm;
+    const conc = int(p, 'concurrency', input.concurrency, 1);
+    if (conc !== undefined) changes.concurrency = conc;
+    const allowance = int(p, 'allowance', input.allowance, 0);
+    if (allowance !== undefined) changes.allowance = allowance;
+    const overage = bool(p, 'overage_allowed', input.overage_allowed);
+    if (overage !== undefined) changes.overage_allowed = overage;
+    const ceiling = int(p, 'overage_ceiling', input.overage_ceiling, 0);
+    if (ceiling !== undefined) changes.overage_ceiling = ceiling;
+    if (input.models !== undefined) changes.models = models(p, 'models', input.models, this.d.catalogue);
+    p.throwIfAny();
+    return this.change(caller, 'plan.update', { id: name, accountId: null }, { ...changes }, () => this.d.store.updatePlan(name, changes));
+  }
+
+  // ---- accounts ----------------------------------------------------------------------------------------------
+
+  listAccounts(caller: Caller): Account[] {
+    const own = callerAccount(caller);
+    const all = this.d.store.listAccounts();
+    return own === null ? all : all.filter((a) => a.id === own);
+  }
+
+  /** The account, if the caller may see it; otherwise the same 404 as for no account at all. */
+  getAccount(caller: Caller, id: string): Account {
+    const own = callerAccount(caller);
+    const account = own === null || own === id ? this.d.store.getAccount(id) : undefined;
+    if (account === undefined) throw new NotFoundError(`no account "${id}"`);
+    return account;
+  }
+
+  limits(account: Account): EffectiveLimits {
+    return effectiveLimits(this.d.store.getPlan(account.plan) as Plan, account);
+  }
+
+  createAccount(caller: Caller, input: { name?: unknown; plan?: unknown; anchor_day?: unknown } & LimitInput): Account {
+    this.requirePlatform(caller, 'create accounts');
+    const p = new Problems();
+    const name = text(p, 'name', input.name, 200);
+    const plan = text(p, 'plan', input.plan, 64);
+    if (plan !== '' && this.d.store.getPlan(plan) === undefined) p.add(`no plan "${plan}"`);
+    const overrides = this.overrides(p, input);
+    const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28) ?? null;
+    p.throwIfAny();
+    return this.change(caller, 'account.create', (a) => ({ id: a.id, accountId: a.id }), { name, plan, overrides, anchor_day: anchor },
+      () => this.d.store.createAccount(name, plan, overrides, anchor));
+  }
+
+  updateAccount(caller: Caller, id: string, input: { plan?: unknown; anchor_day?: unknown } & LimitInput): Account {
+    this.requirePlatform(caller, 'change accounts');
+    this.getAccount(caller, id);
+    const p = new Problems();
+    let plan: string | undefined;
+    if (input.plan !== undefined) {
+      plan = text(p, 'plan', input.plan, 64);
+      if (plan !== '' && this.d.store.getPlan(plan) === undefined) p.add(`no plan "${plan}"`);
+    }
+    const overrides = this.overrides(p, input);
+    const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28);
+    p.throwIfAny();
+    const changes = { ...(plan === undefined ? {} : { plan }), overrides, ...(anchor === undefined ? {} : { anchor_day: anchor }) };
+    return this.change(caller, 'account.update', { id, accountId: id }, { ...changes }, () => this.d.store.updateAccount(id, changes));
+  }
+
+  // ---- keys --------------------------------------------------------------------------------------------------
+
+  listKeys(caller: Caller, accountId?: string): KeyRecord[] {
+    if (accountId !== undefined) {
+      this.getAccount(caller, accountId);
+      return this.d.store.listKeys(accountId);
+    }
+    const own = callerAccount(caller);
+    return own === null ? this.d.store.listKeys() : this.d.store.listKeys(own);
+  }
+
+  /** Keys with their state and this billing period's requests and billable units (one grouped ledger scan). */
+  keyRows(caller: Caller, accountId: string): KeyRow[] {
+    const account = this.getAccount(caller, accountId);
+    const now = this.d.now();
+    const period = billingPeriod(now, account.anchor_day);
+    const totals = this.d.usage.perKeySince(accountId, period.startMs);
+    return this.d.store.listKeys(accountId).map((record) => ({
+      record,
+      state: keyState(record, now),
+      period: totals.get(record.id) ?? { requests: 0, billable_units: 0 },
+    }));
+  }
+
+  getKey(caller: Caller, id: string): KeyRecord {
+    const key = this.d.store.getKey(id);
+    const own = callerAccount(caller);
+    if (key === undefined || (own !== null && key.account_id !== own)) throw new NotFoundError(`no key "${id}"`);
+    return key;
+  }
+
+  createKey(caller: Caller, accountId: string, input: KeyInput): { record: KeyRecord; key: string } {
+    const account = this.getAccount(caller, accountId);
+    const plan = this.d.store.getPlan(account.plan) as Plan;
+    const p = new Problems();
+    const name = text(p, 'name', input.name, 100);
+    const environment = oneOf(p, 'environment', input.environment, ENVIRONMENTS);
+    const residency = oneOf(p, 'residency', input.residency, RESIDENCIES);
+    const privacy = oneOf(p, 'privacy_mode', input.privacy_mode, PRIVACY_MODES, 'off');
+    const allowedModels = models(p, 'allowed_models', input.allowed_models, this.d.catalogue);
+    const allowedIps = ips(p, 'allowed_ips', input.allowed_ips);
+    const expiresAt = expiry(p, 'expires_at', input.expires_at, this.d.now());
+    const rpm = int(p, 'requests_per_minute', input.requests_per_minute, 1) ?? null;
+    // A key cannot exceed its plan's tier: a uk-only plan issues only uk keys.
+    if (plan.residency === 'uk' && residency === 'eu') {
+      p.add(`plan "${plan.name}" permits only uk keys; an eu key would exceed the plan's residency`);
+    }
+    p.throwIfAny();
+    const settings = {
+      account_id: accountId, name, environment, residency, privacy_mode: privacy, allowed_models: allowedModels,
+      allowed_ips: allowedIps, expires_at: expiresAt, requests_per_minute: rpm,
+    };
+    return this.change(caller, 'key.create', (r) => ({ id: r.record.id, accountId }), (r) => keyAuditDetail(r.record),
+      () => this.d.store.createKey(settings));
+  }
+
+  revokeKey(caller: Caller, id: string): KeyRecord {
+    const key = this.getKey(caller, id);
+    if (key.revoked_at !== null) return key;
+    return this.change(caller, 'key.revoke', { id, accountId: key.account_id }, { display: key.display, name: key.name },
+      () => this.d.store.revokeKey(id));
+  }
+
+  /** A replacement with the same settings; the old key stays valid until it is revoked. */
+  rotateKey(caller: Caller, id: string): { record: KeyRecord; key: string } {
+    const old = this.getKey(caller, id);
+    if (keyState(old, this.d.now()) !== 'active') throw new InvalidRequestError(`key "${id}" is ${keyState(old, this.d.now())}; create a new key instead`);
+    return this.change(caller, 'key.rotate', (r) => ({ id: r.record.id, accountId: old.account_id }),
+      (r) => ({ ...keyAuditDetail(r.record), rotated_from: id }), () => this.d.store.rotateKey(id));
+  }
+
+  /** The key that replaced this one, if it was rotated. */
+  replacementOf(caller: Caller, id: string): KeyRecord | undefined {
+    const key = this.getKey(caller, id);
+    return this.d.store.listKeys(key.account_id).find((k) => k.rotated_from === id);
+  }
+
+  /** After a rotation: idle once unused for ROTATION_IDLE_MS (or never used), so it can be revoked safely. */
+  isIdle(key: KeyRecord): boolean {
+    return key.last_used_at === null || this.d.now() - Date.parse(key.last_used_at) > ROTATION_IDLE_MS;
+  }
+
+  /** Live keys worth a look: no expiry, idle over 30 days, or no IP restriction. */
+  hygiene(caller: Caller, accountId?: string): Array<{ record: KeyRecord; noExpiry: boolean; idle: boolean; noIpRestriction: boolean }> {
+    const now = this.d.now();
+    return this.listKeys(caller, accountId)
+      .filter((k) => k.environment === 'live' && keyState(k, now) === 'active')
+      .map((record) => {
+        const lastSeen = Date.parse(record.last_used_at ?? record.created_at);
+        return {
+          record,
+          noExpiry: record.expires_at === null,
+          idle: now - lastSeen > HYGIENE_IDLE_MS,
+          noIpRestriction: record.allowed_ips === null || record.allowed_ips.length === 0,
+        };
+      })
+      .filter((h) => h.noExpiry || h.idle || h.noIpRestriction);
+  }
+
+  // ---- usage -------------------------------------------------------------------------------------------------
+
+  accountUsage(caller: Caller, accountId: string): ReturnType<typeof accountUsage> {
+    const account = this.getAccount(caller, accountId);
+    return accountUsage(accountId, this.limits(account), this.d.ledger, this.d.now());
+  }
+
+  /** Daily rows per model between two UTC dates, both included. */
+  dailyUsage(caller: Caller, accountId: string, from: string | undefined, to: string | undefined): DailyUsageRow[] {
+    this.getAccount(caller, accountId);
+    const { fromMs, toMs } = this.dateRange(from, to);
+    return this.d.usage.dailyByModel(accountId, fromMs, toMs);
+  }
+
+  keyDailyUsage(caller: Caller, keyId: string, days: number): DailyUsageRow[] {
+    this.getKey(caller, keyId);
+    const toMs = startOfUtcDay(this.d.now()) + 86_400_000;
+    return this.d.usage.keyDailyByModel(keyId, toMs - days * 86_400_000, toMs);
+  }
+
+  async ratePosition(caller: Caller, accountId: string): Promise<{ limit: number; remaining: number; resetUnix: number; concurrency: number; inFlight: number } | null> {
+    const account = this.getAccount(caller, accountId);
+    const limits = this.limits(account);
+    const probe = this.d.rates === undefined ? null : await this.d.rates(accountId, limits).catch(() => null);
+    if (probe === null) return null;
+    return { limit: limits.requests_per_minute, remaining: probe.remaining, resetUnix: probe.resetUnix, concurrency: limits.concurrency, inFlight: probe.inFlight };
+  }
+
+  private dateRange(from: string | undefined, to: string | undefined): { fromMs: number; toMs: number } {
+    const p = new Problems();
+    const day = (field: string, v: string | undefined, fallback: number): number => {
+      if (v === undefined || v === '') return fallback;
+      const ms = /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) : Number.NaN;
+      if (Number.isNaN(ms)) p.add(`${field} must be a date YYYY-MM-DD (got ${JSON.stringify(v)})`);
+      return ms;
+    };
+    const today = startOfUtcDay(this.d.now());
+    const fromMs = day('from', from, today - 29 * 86_400_000);
+    const toMs = day('to', to, today) + 86_400_000;
+    if (fromMs >= toMs) p.add('from must not be after to');
+    if (toMs - fromMs > 366 * 86_400_000) p.add('the range may span at most 366 days');
+    p.throwIfAny();
+    return { fromMs, toMs };
+  }
+
+  // ---- administrators and tokens -----------------------------------------------------------------------------
+
+  listAdmins(caller: Caller): Administrator[] {
+    const own = callerAccount(caller);
+    return this.d.admins.listAdmins(own ?? undefined);
+  }
+
+  async createAdmin(caller: Caller, input: { email?: unknown; password?: unknown; account_id?: unknown }): Promise<Administrator> {
+    const p = new Problems();
+    const email = text(p, 'email', input.email, 320).toLowerCase();
+    if (email !== '' && !EMAIL.test(email)) p.add('email is not an email address');
+    const password = typeof input.password === 'string' ? input.password : '';
+    if ([...password].length < MIN_PASSWORD_LENGTH) p.add(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    const accountId = input.account_id === undefined || input.account_id === null || input.account_id === '' ? null : String(input.account_id);
+    // Account administrators may add administrators to their own account only; platform ones anywhere.
+    if (accountId === null) this.requirePlatform(caller, 'create platform administrators');
+    else this.getAccount(caller, accountId);
+    if (email !== '' && this.d.admins.adminByEmail(email) !== undefined) p.add(`an administrator "${email}" already exists`);
+    p.throwIfAny();
+    const admin: Administrator = {
+      id: newRecordId('adm'), email, account_id: accountId, password_hash: await hashPassword(password),
+      created_at: new Date(this.d.now()).toISOString(),
+    };
+    return this.change(caller, 'admin.create', { id: admin.id, accountId }, { email, account_id: accountId, role: accountId === null ? 'platform' : 'account' },
+      () => {
+        if (this.d.admins.adminByEmail(email) !== undefined) throw new InvalidRequestError(`an administrator "${email}" already exists`);
+        this.d.admins.insertAdmin(admin);
+        return admin;
+      });
+  }
+
+  /** A new API token `gw_admin_<32 base62>` for an administrator, returned once; only its SHA-256 is stored. */
+  createToken(caller: Caller, input: { email?: unknown; name?: unknown }): { record: AdminToken; token: string } {
+    const p = new Problems();
+    const name = text(p, 'name', input.name, 100);
+    const email = text(p, 'email', input.email, 320).toLowerCase();
+    p.throwIfAny();
+    const admin = this.visibleAdmin(caller, email);
+    const token = `gw_admin_${randomBase62(32)}`;
+    const record: AdminToken = {
+      id: newRecordId('tok'), admin_id: admin.id, name, token_hash: hashApiKey(token),
+      display: `gw_admin_${token.slice(9, 13)}…${token.slice(-4)}`, created_at: new Date(this.d.now()).toISOString(),
+      revoked_at: null, last_used_at: null,
+    };
+    this.change(caller, 'token.create', { id: record.id, accountId: admin.account_id }, { name, admin: admin.email, display: record.display },
+      () => this.d.admins.insertToken(record));
+    return { record, token };
+  }
+
+  revokeToken(caller: Caller, id: string): AdminToken {
+    const token = this.d.admins.tokenById(id);
+    const owner = token === undefined ? undefined : this.d.admins.adminById(token.admin_id);
+    const own = callerAccount(caller);
+    if (token === undefined || owner === undefined || (own !== null && owner.account_id !== own)) throw new NotFoundError(`no token "${id}"`);
+    if (token.revoked_at === null) {
+      this.change(caller, 'token.revoke', { id, accountId: owner.account_id }, { name: token.name, admin: owner.email },
+        () => this.d.admins.revokeToken(id, new Date(this.d.now()).toISOString()));
+    }
+    return this.d.admins.tokenById(id) as AdminToken;
+  }
+
+  // ---- audit -------------------------------------------------------------------------------------------------
+
+  /** Platform callers read every entry (or one account's); account administrators only their account's. */
+  auditTrail(caller: Caller, accountId?: string): AuditEntry[] {
+    if (accountId !== undefined && accountId !== '') {
+      this.getAccount(caller, accountId);
+      return this.d.audit.list(accountId);
+    }
+    const own = callerAccount(caller);
+    return this.d.audit.list(own ?? undefined);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------------------
+
+  private visibleAdmin(caller: Caller, email: string): Administrator {
+    const admin = this.d.admins.adminByEmail(email);
+    const own = callerAccount(caller);
+    if (admin === undefined || (own !== null && admin.account_id !== own)) throw new NotFoundError(`no administrator "${email}"`);
+    return admin;
+  }
+
+  private requirePlatform(caller: Caller, what: string): void {
+    if (!isPlatform(caller)) throw new ForbiddenError(`Only platform administrators may ${what}.`);
+  }
+
+  private requiredInt(p: Problems, field: string, v: unknown, min: number): number {
+    const n = int(p, field, v, min);
+    if (n === undefined && (v === undefined || v === null)) p.add(`${field} is required`);
+    return n ?? min;
+  }
+
+  private overrides(p: Problems, input: LimitInput): Partial<AccountOverrides> {
+    const o: Partial<AccountOverrides> = {};
+    const rpm = int(p, 'requests_per_minute', input.requests_per_minute, 1);
+    if (rpm !== undefined) o.requests_per_minute = rpm;
+    const conc = int(p, 'concurrency', input.concurrency, 1);
+    if (conc !== undefined) o.concurrency = conc;
+    const allowance = int(p, 'allowance', input.allowance, 0);
+    if (allowance !== undefined) o.allowance = allowance;
+    const overage = bool(p, 'overage_allowed', input.overage_allowed);
+    if (overage !== undefined) o.overage_allowed = overage;
+    const ceiling = int(p, 'overage_ceiling', input.overage_ceiling, 0);
+    if (ceiling !== undefined) o.overage_ceiling = ceiling;
+    return o;
+  }
+
+  /** Runs a change and writes its audit entry in one transaction: no change without its entry, nor the reverse. */
+  private change<T>(
+    caller: Caller,
+    action: string,
+    target: { id: string; accountId: string | null } | ((result: T) => { id: string; accountId: string | null }),
+    detail: Record<string, unknown> | ((result: T) => Record<string, unknown>),
+    apply: () => T,
+  ): T {
+    return this.d.db.transaction(() => {
+      const result = apply();
+      this.d.audit.append(
+        auditActor(caller),
+        action,
+        typeof target === 'function' ? target(result) : target,
+        typeof detail === 'function' ? detail(result) : detail,
+      );
+      return result;
+    }).immediate();
+  }
+}
+
+function keyAuditDetail(k: KeyRecord): Record<string, unknown> {
+  return {
+    name: k.name, display: k.display, environment: k.environment, residency: k.residency, privacy_mode: k.privacy_mode,
+    allowed_models: k.allowed_models, allowed_ips: k.allowed_ips, expires_at: k.expires_at,
+  };
+}
+
+export function startOfUtcDay(ms: number): number {
+  return ms - (ms % 86_400_000);
+}

@@ -1,0 +1,94 @@
+import type { Db } from './database.js';
+
+export interface Administrator {
+  id: string;
+  email: string;
+  /** null: a platform administrator, who sees every account */
+  account_id: string | null;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface AdminToken {
+  id: string;
+  admin_id: string;
+  name: string;
+  token_hash: string;
+  display: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface AdminSession {
+  id_hash: string;
+  admin_id: string;
+  csrf_token: string;
+  created_at_ms: number;
+  expires_at_ms: number;
+}
+
+/** Administrators, their API tokens and their dashboard sessions in SQLite (storage only; rules in admin/). */
+export class AdministratorStore {
+  constructor(private readonly db: Db) {}
+
+  insertAdmin(a: Administrator): void {
+    this.db
+      .prepare('INSERT INTO administrators (id, email, account_id, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(a.id, a.email, a.account_id, a.password_hash, a.created_at);
+  }
+
+  adminByEmail(email: string): Administrator | undefined {
+    return this.db.prepare('SELECT * FROM administrators WHERE email = ?').get(email) as Administrator | undefined;
+  }
+
+  adminById(id: string): Administrator | undefined {
+    return this.db.prepare('SELECT * FROM administrators WHERE id = ?').get(id) as Administrator | undefined;
+  }
+
+  listAdmins(accountId: string | undefined): Administrator[] {
+    return (accountId === undefined
+      ? this.db.prepare('SELECT * FROM administrators ORDER BY created_at, id').all()
+      : this.db.prepare('SELECT * FROM administrators WHERE account_id = ? ORDER BY created_at, id').all(accountId)) as Administrator[];
+  }
+
+  insertToken(t: AdminToken): void {
+    this.db
+      .prepare('INSERT INTO admin_tokens (id, admin_id, name, token_hash, display, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(t.id, t.admin_id, t.name, t.token_hash, t.display, t.created_at);
+  }
+
+  tokenById(id: string): AdminToken | undefined {
+    return this.db.prepare('SELECT * FROM admin_tokens WHERE id = ?').get(id) as AdminToken | undefined;
+  }
+
+  tokenByHash(hash: string): AdminToken | undefined {
+    return this.db.prepare('SELECT * FROM admin_tokens WHERE token_hash = ?').get(hash) as AdminToken | undefined;
+  }
+
+  revokeToken(id: string, at: string): void {
+    this.db.prepare('UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+  }
+
+  touchToken(id: string, at: string): void {
+    this.db.prepare('UPDATE admin_tokens SET last_used_at = ? WHERE id = ?').run(at, id);
+  }
+
+  insertSession(s: AdminSession): void {
+    this.db
+      .prepare('INSERT INTO admin_sessions (id_hash, admin_id, csrf_token, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)')
+      .run(s.id_hash, s.admin_id, s.csrf_token, s.created_at_ms, s.expires_at_ms);
+  }
+
+  session(idHash: string): AdminSession | undefined {
+    return this.db.prepare('SELECT * FROM admin_sessions WHERE id_hash = ?').get(idHash) as AdminSession | undefined;
+  }
+
+  deleteSession(idHash: string): void {
+    this.db.prepare('DELETE FROM admin_sessions WHERE id_hash = ?').run(idHash);
+  }
+
+  deleteExpiredSessions(nowMs: number): void {
+    this.db.prepare('DELETE FROM admin_sessions WHERE expires_at_ms <= ?').run(nowMs);
+  }
+}

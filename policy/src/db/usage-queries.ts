@@ -1,0 +1,82 @@
+import type { Environment } from '@gateway/shared';
+import type { Db } from './database.js';
+
+export interface DailyUsageRow {
+  date: string;
+  environment: Environment;
+  model: string;
+  requests: number;
+  billable_units: number;
+  /** 1e-8 GBP, exact */
+  cost_units: bigint;
+}
+
+export interface KeyTotals {
+  requests: number;
+  billable_units: number;
+}
+
+const DAY = `strftime('%Y-%m-%d', finished_at_ms / 1000, 'unixepoch')`;
+
+/** Read-only ledger queries for the dashboard and the admin API (the ledger itself is in usage-ledger.ts). */
+export class UsageQueries {
+  private readonly daily;
+  private readonly keyDaily;
+  private readonly perKey;
+
+  constructor(db: Db) {
+    this.daily = db
+      .prepare(
+        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
+           SUM(cost_units) AS cost_units
+         FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
+         GROUP BY date, environment, model ORDER BY date, environment, model`,
+      )
+      .safeIntegers(true);
+    this.keyDaily = db
+      .prepare(
+        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
+           SUM(cost_units) AS cost_units
+         FROM usage_ledger WHERE key_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
+         GROUP BY date, environment, model ORDER BY date, environment, model`,
+      )
+      .safeIntegers(true);
+    this.perKey = db.prepare(
+      `SELECT key_id, COUNT(*) AS requests, SUM(billable_units) AS billable_units
+       FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? GROUP BY key_id`,
+    );
+  }
+
+  /** One row per UTC day, environment and model in [fromMs, toMs). */
+  dailyByModel(accountId: string, fromMs: number, toMs: number): DailyUsageRow[] {
+    return (this.daily.all(accountId, fromMs, toMs) as RawDaily[]).map(fromRaw);
+  }
+
+  keyDailyByModel(keyId: string, fromMs: number, toMs: number): DailyUsageRow[] {
+    return (this.keyDaily.all(keyId, fromMs, toMs) as RawDaily[]).map(fromRaw);
+  }
+
+  /** Requests and billable units of each of an account's keys since `fromMs` (one grouped scan). */
+  perKeySince(accountId: string, fromMs: number): Map<string, KeyTotals> {
+    const rows = this.perKey.all(accountId, fromMs) as Array<{ key_id: string; requests: number; billable_units: number }>;
+    return new Map(rows.map((r) => [r.key_id, { requests: r.requests, billable_units: r.billable_units }]));
+  }
+}
+
+interface RawDaily {
+  date: string;
+  environment: Environment;
+  model: string;
+  requests: bigint;
+  billable_units: bigint;
+  cost_units: bigint;
+}
+
+const fromRaw = (r: RawDaily): DailyUsageRow => ({
+  date: r.date,
+  environment: r.environment,
+  model: r.model,
+  requests: Number(r.requests),
+  billable_units: Number(r.billable_units),
+  cost_units: r.cost_units,
+});
