@@ -2,11 +2,11 @@
 // redis-server this script starts on a free loopback port) against in-process counters as the baseline, both in
 // the same run. Run with `npm run bench:decisions` (builds first). See docs/benchmarks.md for what it measures.
 //
-// Each of CONCURRENCY workers loops: Decide (as the proxy sends it for a live key) → ReportUsage (as the proxy
-// sends it when the response ends, which also frees the concurrency lease). "decisions/s" counts these
+// Each of CONCURRENCY workers loops: a decision (as the proxy sends it for a live key) → a usage report (as the
+// proxy sends it when the response ends, which also frees the concurrency lease), both on the session stream. "decisions/s" counts these
 // decide+report cycles per second of wall time; decide and report latencies are timed separately. A third row,
-// the gRPC floor, makes the same two calls as Releases with no lease, which the policy service answers without
-// touching any counter: the cost of the gRPC round trips alone, through the same client and server.
+// the gRPC floor, makes two unary Authenticate calls with a malformed key, which the policy service refuses
+// without touching any counter: the cost of unary gRPC round trips alone, through the same client and server.
 //
 // Besides wall-clock figures it reports the CPU time each process spent per cycle (Linux /proc): the policy
 // service, redis-server and this client (whose gRPC client is the proxy's). CPU per decision is much less
@@ -62,7 +62,6 @@ async function cycle(store) {
     stream: true,
     max_tokens: 1024,
     input_tokens_estimate: 250,
-    request_valid: true,
   });
   const t1 = performance.now();
   if (d.kind !== 'allow') throw new Error(`${store.name}: decision was ${d.kind}: ${d.error?.message ?? ''}`);
@@ -84,15 +83,16 @@ async function cycle(store) {
 }
 
 /**
- * The same two round trips with nothing behind them: a Release with no lease is answered without touching any
- * counter or the database, so this is the cost of two gRPC calls through the same client and server.
+ * Two round trips with next to nothing behind them: Authenticate with a malformed key is refused on its format,
+ * without touching any counter or the database, so this is the cost of two unary gRPC calls through the same
+ * client and server (decisions and reports travel on the session stream, which costs less per message).
  */
 async function floorCycle(store) {
-  const empty = { lease_id: '', key_id: '', account_id: '', environment: 'live', reserved_units: 0 };
+  const caller = { api_key: 'not-a-key', source_ip: '127.0.0.1', request_id: 'req_floor' };
   const t0 = performance.now();
-  await store.client.release(empty);
+  await store.client.authenticate(caller);
   const t1 = performance.now();
-  await store.client.release(empty);
+  await store.client.authenticate(caller);
   return [t1 - t0, performance.now() - t1];
 }
 

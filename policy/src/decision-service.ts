@@ -1,5 +1,6 @@
 import {
   QuotaExceededError,
+  type AuthenticateResponse,
   RateLimitError,
   ServiceUnavailableError,
   denialFromError,
@@ -13,13 +14,13 @@ import {
   type RenewLeasesAck,
   type Logger,
   type RateLimitPosition,
-  type ReleaseRequest,
   type UsageAck,
   type UsageReport,
 } from '@gateway/shared';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits, type BillingPeriod } from './billing.js';
 import type { ModelCatalogue } from './catalogue.js';
-import type { CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
+import type { AdmitRequest, CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
 import type { UsageLedger } from './db/usage-ledger.js';
 import {
   authenticate,
@@ -42,7 +43,12 @@ export interface DecisionServiceDeps {
   leaseTtlMs: number;
   log: Logger;
   now?: () => number;
+  /** How long a concurrency refusal waits for releases in flight from other proxies before it stands (ms). */
+  concurrencyRecheckMs?: number;
 }
+
+/** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
+const CONCURRENCY_RECHECK_MS = 50;
 
 /** Authentication and IP check of any call; the key's entry, or the refusal. */
 export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: GatewayError };
@@ -50,9 +56,11 @@ export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: G
 /** The decision of the policy service: the rules in order, then the counters in one atomic step. */
 export class DecisionService {
   readonly now: () => number;
+  private readonly concurrencyRecheckMs: number;
 
   constructor(private readonly d: DecisionServiceDeps) {
     this.now = d.now ?? Date.now;
+    this.concurrencyRecheckMs = d.concurrencyRecheckMs ?? CONCURRENCY_RECHECK_MS;
   }
 
   checkCaller(apiKey: string, sourceIp: string): CallerCheck {
@@ -75,9 +83,6 @@ export class DecisionService {
     const rejectWith = async (error: GatewayError): Promise<DecisionWire> =>
       deny(decision_id, toPosition(await this.peek(windows, nowMs)), error);
 
-    if (!req.request_valid) {
-      return { decision_id, rate_limit: toPosition(await this.peek(windows, nowMs)), authenticated: identity(entry), outcome: 'authenticated' };
-    }
     const model = resolveModel(this.d.catalogue, req.model);
     if (isError(model)) return rejectWith(model);
     if (req.operation === 'CREATE_MESSAGE') {
@@ -96,7 +101,7 @@ export class DecisionService {
     const reserveUnits = live && holdsSlot && entry.limits.overage_allowed ? req.input_tokens_estimate + req.max_tokens : 0;
     let admitted;
     try {
-      admitted = await this.d.counters.admit({
+      const admit: AdmitRequest = {
         nowMs,
         windows,
         ...(holdsSlot
@@ -116,7 +121,16 @@ export class DecisionService {
               },
             }
           : {}),
-      });
+      };
+      admitted = await this.d.counters.admit(admit);
+      if (!admitted.ok && admitted.reason === 'concurrency' && this.concurrencyRecheckMs > 0) {
+        // A proxy's own releases reach this service ahead of its next decision (its stream is ordered), but a
+        // client whose next request lands on another proxy can outrun the release of its last one. A full slot
+        // pool is therefore checked once more after a short grace before it is refused (refusals count nothing,
+        // so the second admit is as if the first never happened).
+        await sleep(this.concurrencyRecheckMs);
+        admitted = await this.d.counters.admit({ ...admit, nowMs: this.now() });
+      }
     } catch (err) {
       this.d.log.error({ err, decision_id }, 'counter store unavailable');
       return deny(decision_id, null, new ServiceUnavailableError('The gateway cannot reach its counter store; please retry.'));
@@ -157,11 +171,30 @@ export class DecisionService {
   }
 
   /**
-   * Writes the request's usage once (by request id), counts it into the allowance once, and frees the slot.
+   * The key and source address only; nothing is counted. Before a large body is read, and for a request the
+   * proxy found invalid: it answers 400 with the window position, once the key passed these checks.
+   */
+  async authenticate(apiKey: string, sourceIp: string): Promise<AuthenticateResponse> {
+    const caller = this.checkCaller(apiKey, sourceIp);
+    if (!caller.ok) return { rate_limit: null, outcome: 'deny', deny: denialFromError(caller.error) as AuthenticateResponse['deny'] };
+    const position = toPosition(await this.peek(windowSpecs(caller.entry), this.now()));
+    return { rate_limit: position, outcome: 'key', key: identity(caller.entry) };
+  }
+
+  /**
+   * Frees the slot, writes the request's usage once (by request id) and counts it into the allowance once.
+   * The release is issued first, before anything this method awaits: on a proxy's ordered decision stream,
+   * the proxy's next decision then reaches the counter store after it, so a client that starts its next
+   * request at once never finds its own finished request still holding the slot.
    * The ledger write and the counter update are two steps: a row whose counter update failed stays marked
    * uncounted, and the retried report (the proxy retries until it is taken) counts it then.
    */
   async report(r: UsageReport): Promise<UsageAck> {
+    const released = r.lease_id === ''
+      ? Promise.resolve()
+      : this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+    // Awaited below; marked handled now in case the ledger write throws first.
+    released.catch(() => undefined);
     const model = this.d.catalogue.resolve(r.model);
     if (model === undefined) {
       // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
@@ -189,8 +222,8 @@ export class DecisionService {
       period_start_ms: period.startMs,
     });
     try {
+      await released;
       await this.countIntoAllowance(r.request_id, period);
-      if (r.lease_id !== '') await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
     } catch (err) {
       // The row is in the ledger; the counter step is retried with the report (the proxy keeps it until taken).
       throw new ServiceUnavailableError('The gateway cannot reach its counter store; the report will be retried.', { cause: err });
@@ -217,11 +250,6 @@ export class DecisionService {
     } finally {
       this.counting.delete(requestId);
     }
-  }
-
-  async release(r: ReleaseRequest): Promise<void> {
-    if (r.lease_id === '') return;
-    await this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
   }
 
   async renew(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {

@@ -2,16 +2,18 @@ import * as grpc from '@grpc/grpc-js';
 import {
   GatewayError,
   NotFoundError,
+  ServiceUnavailableError,
   denialFromError,
   loadPolicyPackageDefinition,
-  type DecideRequest,
   type Denial,
   type GetUsageRequest,
   type GetUsageResponse,
   type ListModelsRequest,
   type ListModelsResponse,
   type Logger,
-  type ReleaseRequest,
+  type AuthenticateRequest,
+  type SessionRequest,
+  type SessionResponse,
   type RenewLeasesRequest,
   type Revocation,
   type UsageReport,
@@ -59,10 +61,87 @@ function unary<Req, Res>(log: Logger, name: string, fn: (req: Req) => Promise<Re
 
 const denial = (e: GatewayError): Denial => denialFromError(e) as Denial;
 
+/** A proxy's decision stream as the server holds it: closed once the messages it is answering are answered. */
+interface SessionHandle {
+  close(): void;
+}
+
+/**
+ * One proxy's decision stream. Each message is handed to the decision service as it arrives, in order and
+ * without waiting for the one before (the requests of a proxy are independent), so what each starts
+ * synchronously (a report's lease release, a decision's counter script) reaches the counter store in stream
+ * order. Answers go back as they are ready, matched by id. On close (shutdown) new messages are refused as
+ * unavailable, and the stream ends once those being answered are.
+ */
+function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<SessionRequest, SessionResponse>, onEnd: () => void): SessionHandle {
+  const { decisions, metrics, log } = deps;
+  let open = true;
+  let closing = false;
+  let answering = 0;
+  const end = (): void => {
+    if (!open) return;
+    open = false;
+    call.end();
+    onEnd();
+  };
+  const send = (msg: SessionResponse): void => {
+    if (open) call.write(msg);
+    answering -= 1;
+    if (closing && answering === 0) end();
+  };
+  const fault = (id: number, rpc: string, err: unknown): void => {
+    const unavailable = err instanceof GatewayError && err.status === 503;
+    if (!closing) log.error({ err, rpc }, 'policy session message failed');
+    send({ id, body: 'fault', fault: { unavailable, message: unavailable ? (err as GatewayError).message : 'policy service fault' } });
+  };
+  call.on('data', (msg: SessionRequest) => {
+    const id = msg.id;
+    answering += 1;
+    if (closing) {
+      fault(id, 'Session', new ServiceUnavailableError('The policy service is shutting down.'));
+    } else if (msg.body === 'decide' && msg.decide != null) {
+      const req = msg.decide;
+      const stop = metrics.decisionSeconds.startTimer({ operation: req.operation });
+      decisions.decide(req).then(
+        (d) => {
+          stop();
+          metrics.decisions.inc({ operation: req.operation, outcome: d.outcome === 'deny' ? d.deny?.error_type ?? 'deny' : d.outcome ?? '' });
+          send({ id, body: 'decision', decision: d });
+        },
+        (err: unknown) => fault(id, 'Decide', err),
+      );
+    } else if (msg.body === 'report' && msg.report != null) {
+      decisions.report(msg.report).then(
+        (ack) => {
+          metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
+          send({ id, body: 'ack', ack });
+        },
+        (err: unknown) => fault(id, 'ReportUsage', err),
+      );
+    } else {
+      fault(id, 'Session', new Error('session message with no body'));
+    }
+  });
+  call.on('end', end);
+  const gone = (): void => {
+    open = false;
+    onEnd();
+  };
+  call.on('cancelled', gone);
+  call.on('error', gone);
+  return {
+    close: () => {
+      closing = true;
+      if (answering === 0) end();
+    },
+  };
+}
+
 /** The Policy gRPC service: thin handlers over the decision service. */
 export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void } {
   const { decisions, keys, catalogue, ledger, log } = deps;
   const watchers = new Set<grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>>();
+  const sessions = new Set<SessionHandle>();
   const unsubscribe = keys.onRevoked((keyId) => {
     const msg: Revocation = { key_id: keyId, revoked_unix_ms: Date.now() };
     for (const w of watchers) w.write(msg);
@@ -75,22 +154,16 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
 
   const server = new grpc.Server();
   server.addService(service, {
-    Decide: unary(log, 'Decide', async (req: DecideRequest) => {
-      const stop = deps.metrics.decisionSeconds.startTimer({ operation: req.operation });
-      const d = await decisions.decide(req);
-      stop();
-      deps.metrics.decisions.inc({ operation: req.operation, outcome: d.outcome === 'deny' ? d.deny?.error_type ?? 'deny' : d.outcome ?? '' });
-      return d;
-    }),
+    Session: (call: grpc.ServerDuplexStream<SessionRequest, SessionResponse>) => {
+      const handle: SessionHandle = serveSession(deps, call, () => sessions.delete(handle));
+      sessions.add(handle);
+    },
     ReportUsage: unary(log, 'ReportUsage', async (req: UsageReport) => {
       const ack = await decisions.report(req);
       deps.metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
       return ack;
     }),
-    Release: unary(log, 'Release', async (req: ReleaseRequest) => {
-      await decisions.release(req);
-      return {};
-    }),
+    Authenticate: unary(log, 'Authenticate', (req: AuthenticateRequest) => decisions.authenticate(req.caller?.api_key ?? '', req.caller?.source_ip ?? '')),
     RenewLeases: unary(log, 'RenewLeases', (req: RenewLeasesRequest) => decisions.renew(req.leases)),
     WatchRevocations: (call: grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>) => {
       watchers.add(call);
@@ -142,6 +215,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       unsubscribe();
       for (const w of watchers) w.end();
       watchers.clear();
+      for (const session of [...sessions]) session.close();
     },
   };
 }

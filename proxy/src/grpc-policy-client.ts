@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { PolicySession } from './policy-session.js';
 import {
   InternalError,
   ServiceUnavailableError,
@@ -9,7 +10,6 @@ import {
   type Caller,
   type DecideRequest,
   type Decision,
-  type DecisionWire,
   type GetUsageResponse,
   type LeaseRefWire,
   type RenewLeasesRequest,
@@ -18,7 +18,10 @@ import {
   type Logger,
   type ModelPage,
   type PolicyClient,
-  type ReleaseRequest,
+  type AuthenticateResponse,
+  type KeyIdentity,
+  type SessionRequest,
+  type SessionResponse,
   type RenewLeasesAck,
   type Revocation,
   type UsageAck,
@@ -33,10 +36,14 @@ type UnaryMethod<Req, Res> = (
   cb: (err: grpc.ServiceError | null, res: Res) => void,
 ) => grpc.ClientUnaryCall;
 
-/** PolicyClient over gRPC: the only place the proxy touches the wire types' transport. */
+/**
+ * PolicyClient over gRPC: the only place the proxy touches the wire types' transport. Decisions and usage
+ * reports travel on one long-lived stream (PolicySession); the rest are unary calls.
+ */
 export class GrpcPolicyClient implements PolicyClient {
   private readonly client: grpc.Client;
   private readonly proxyId = newRecordId('proxy');
+  private readonly session: PolicySession;
 
   constructor(
     address: string,
@@ -51,6 +58,9 @@ export class GrpcPolicyClient implements PolicyClient {
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 1_000,
     });
+    const openSession = (this.client as unknown as Record<string, () => grpc.ClientDuplexStream<SessionRequest, SessionResponse>>)['Session'];
+    if (openSession === undefined) throw new InternalError('policy client has no Session method');
+    this.session = new PolicySession(() => openSession.call(this.client), log, deadlineMs);
   }
 
   private call<Req, Res>(method: string, req: Req): Promise<Res> {
@@ -65,26 +75,22 @@ export class GrpcPolicyClient implements PolicyClient {
   }
 
   async decide(request: DecideRequest): Promise<Decision> {
-    const d = await this.call<DecideRequest, DecisionWire>('Decide', request);
+    const d = await this.session.decide(request);
     const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null };
-    switch (d.outcome) {
-      case 'allow':
-        return { kind: 'allow', ...base, grant: d.allow as NonNullable<DecisionWire['allow']> };
-      case 'deny':
-        return { kind: 'deny', ...base, error: errorFromDenial(d.deny as NonNullable<DecisionWire['deny']>) };
-      case 'authenticated':
-        return { kind: 'authenticated', ...base, key: d.authenticated as NonNullable<DecisionWire['authenticated']> };
-      default:
-        throw new InternalError('policy service sent a decision with no outcome');
-    }
+    if (d.outcome === 'allow' && d.allow != null) return { kind: 'allow', ...base, grant: d.allow };
+    if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny) };
+    throw new InternalError('policy service sent a decision with no outcome');
   }
 
   reportUsage(report: UsageReport): Promise<UsageAck> {
-    return this.call('ReportUsage', report);
+    return this.session.report(report);
   }
 
-  async release(request: ReleaseRequest): Promise<void> {
-    await this.call('Release', request);
+  async authenticate(caller: Caller): Promise<Answer<KeyIdentity>> {
+    const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller });
+    if (r.outcome === 'key' && r.key != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.key };
+    if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
+    throw new InternalError('policy service sent an authentication answer with no outcome');
   }
 
   renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {
@@ -152,6 +158,7 @@ export class GrpcPolicyClient implements PolicyClient {
   }
 
   close(): void {
+    this.session.close();
     this.client.close();
   }
 }

@@ -1,11 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger, PolicyClient, UsageReport } from '@gateway/shared';
 import type { UsageSpool } from './usage-spool.js';
 
 /**
- * Delivers usage reports to the policy service. A report that cannot be delivered after a few quick tries goes
- * to the durable spool and is replayed until it is taken; the ledger applies each request id once, so replays
- * never double-count.
+ * Delivers usage reports to the policy service. A report it does not take goes to the durable spool and is
+ * replayed until it is; the ledger applies each request id once, so replays never double-count.
  */
 export class UsageReporter {
   private readonly pending = new Set<Promise<void>>();
@@ -15,7 +13,6 @@ export class UsageReporter {
     private readonly policy: PolicyClient,
     private readonly spool: UsageSpool,
     private readonly log: Logger,
-    private readonly attempts = 3,
   ) {}
 
   /** Replays the spool now (start-up: reports left by an earlier run) and then every `intervalMs`. */
@@ -25,9 +22,12 @@ export class UsageReporter {
     this.timer.unref();
   }
 
-  /** Resolves once the report is delivered or spooled (never rejects). */
+  /**
+   * Hands the report to the policy service: it is on the decision stream when this returns (so the lease it
+   * frees is free before this proxy's next decision). Resolves once it is taken or spooled (never rejects).
+   */
   report(r: UsageReport): Promise<void> {
-    const p = this.deliver(r).finally(() => this.pending.delete(p));
+    const p = this.deliver(r, this.policy.reportUsage(r)).finally(() => this.pending.delete(p));
     this.pending.add(p);
     return p;
   }
@@ -48,22 +48,16 @@ export class UsageReporter {
     }
   }
 
-  private async deliver(r: UsageReport): Promise<void> {
-    for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
+  private async deliver(r: UsageReport, sent: Promise<unknown>): Promise<void> {
+    try {
+      await sent;
+    } catch (err) {
+      // Not taken (the stream broke, or the counter store is down): the spool keeps it until a replay is.
+      this.log.warn({ err, request_id: r.request_id }, 'policy service did not take a usage report; spooling it');
       try {
-        await this.policy.reportUsage(r);
-        return;
-      } catch (err) {
-        if (attempt === this.attempts) {
-          this.log.warn({ err, request_id: r.request_id }, 'policy service did not take a usage report; spooling it');
-          try {
-            await this.spool.append(r);
-          } catch (spoolErr) {
-            this.log.error({ err: spoolErr, request_id: r.request_id }, 'usage report could not be spooled');
-          }
-          return;
-        }
-        await sleep(100 * 2 ** attempt);
+        await this.spool.append(r);
+      } catch (spoolErr) {
+        this.log.error({ err: spoolErr, request_id: r.request_id }, 'usage report could not be spooled');
       }
     }
   }

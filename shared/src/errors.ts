@@ -203,12 +203,13 @@ export function errorFromDenial(d: {
   message: string;
   retry_after_seconds: number;
   should_retry: string;
+  code: string;
 }): GatewayError {
   const options: GatewayErrorOptions = {};
   if (d.retry_after_seconds > 0) options.retryAfterSeconds = d.retry_after_seconds;
   if (d.should_retry === 'true') options.shouldRetry = true;
   if (d.should_retry === 'false') options.shouldRetry = false;
-  return new GatewayError(`denied_${d.error_type}`, d.http_status, d.error_type as VendorErrorType, d.message, true, options);
+  return new GatewayError(d.code === '' ? `denied_${d.error_type}` : d.code, d.http_status, d.error_type as VendorErrorType, d.message, true, options);
 }
 
 /** The denial a policy service sends for an error it raised. */
@@ -218,8 +219,10 @@ export function denialFromError(err: GatewayError): {
   message: string;
   retry_after_seconds: number;
   should_retry: string;
+  code: string;
 } {
   return {
+    code: err.code,
     http_status: err.status,
     error_type: err.type,
     message: err.publicMessage,

@@ -56,7 +56,6 @@ export type {
   UsageOutcome,
   UsageReport,
   UsageAck,
-  ReleaseRequest,
   LeaseRefWire,
   RenewLeasesRequest,
   RenewLeasesAck,
@@ -70,4 +69,9 @@ export type {
   GetUsageRequest,
   UsageSummary,
   GetUsageResponse,
+  AuthenticateRequest,
+  AuthenticateResponse,
+  SessionFault,
+  SessionRequest,
+  SessionResponse,
 } from './policy-wire.js';

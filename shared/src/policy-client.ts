@@ -1,5 +1,6 @@
 import type { GatewayError } from './errors.js';
 import type {
+  Caller,
   DecideRequest,
   Grant,
   KeyIdentity,
@@ -7,7 +8,6 @@ import type {
   ListModelsRequest,
   ModelPage,
   RateLimitPosition,
-  ReleaseRequest,
   RenewLeasesAck,
   UsageAck,
   UsageReport,
@@ -17,8 +17,7 @@ import type {
 /** The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. */
 export type Decision =
   | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; grant: Grant }
-  | { kind: 'deny'; decisionId: string; rateLimit: RateLimitPosition | null; error: GatewayError }
-  | { kind: 'authenticated'; decisionId: string; rateLimit: RateLimitPosition | null; key: KeyIdentity };
+  | { kind: 'deny'; decisionId: string; rateLimit: RateLimitPosition | null; error: GatewayError };
 
 export type Answer<T> =
   | { kind: 'ok'; rateLimit: RateLimitPosition | null; value: T }
@@ -29,9 +28,15 @@ export type Answer<T> =
  * service cannot be reached, so callers fail closed.
  */
 export interface PolicyClient {
+  /** On the proxy's decision stream. */
   decide(request: DecideRequest): Promise<Decision>;
+  /**
+   * On the decision stream: the message is written before this returns (so it reaches the policy service before
+   * any later decision of this proxy); the promise says whether it was taken.
+   */
   reportUsage(report: UsageReport): Promise<UsageAck>;
-  release(request: ReleaseRequest): Promise<void>;
+  /** The key and source address only, nothing counted: `ok` carries the key, with the window position. */
+  authenticate(caller: Caller): Promise<Answer<KeyIdentity>>;
   /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
   renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck>;
   /**
@@ -40,7 +45,7 @@ export interface PolicyClient {
    */
   watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void;
   listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
-  getUsage(caller: DecideRequest['caller']): Promise<Answer<UsageSummary>>;
+  getUsage(caller: Caller): Promise<Answer<UsageSummary>>;
   /** true when the policy service answers (and its counter store is reachable). */
   ready(): Promise<boolean>;
   close(): void;

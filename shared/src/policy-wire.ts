@@ -1,201 +1,124 @@
 /**
- * TypeScript shapes of the messages in proto/policy.proto, as @grpc/proto-loader decodes them with
- * POLICY_PROTO_OPTIONS (field names as in the proto, 64-bit integers as numbers, unset messages as null,
- * a oneof's name holding the name of the field that is set). test/ checks these names against the proto.
+ * The wire types of proto/policy.proto as the code uses them: the generated types (shared/src/generated, made
+ * by `npm run gen:proto` and checked against the proto in CI), as @grpc/proto-loader decodes them with
+ * POLICY_PROTO_OPTIONS (field names as in the proto, 64-bit integers as numbers, defaults filled in, a oneof's
+ * name holding the name of the field that is set). Where the proto carries a closed set of values as a string
+ * (environment, residency, privacy mode, outcome), the type here narrows it; nothing else is written by hand.
  */
-export type Operation = 'OPERATION_UNSPECIFIED' | 'CREATE_MESSAGE' | 'COUNT_TOKENS';
+import type { AuthenticateRequest__Output } from './generated/gateway/policy/v1/AuthenticateRequest.js';
+import type { AuthenticateResponse__Output } from './generated/gateway/policy/v1/AuthenticateResponse.js';
+import type { Caller__Output } from './generated/gateway/policy/v1/Caller.js';
+import type { DecideRequest__Output } from './generated/gateway/policy/v1/DecideRequest.js';
+import type { Decision__Output } from './generated/gateway/policy/v1/Decision.js';
+import type { Denial__Output } from './generated/gateway/policy/v1/Denial.js';
+import type { GetUsageRequest__Output } from './generated/gateway/policy/v1/GetUsageRequest.js';
+import type { GetUsageResponse__Output } from './generated/gateway/policy/v1/GetUsageResponse.js';
+import type { Grant__Output } from './generated/gateway/policy/v1/Grant.js';
+import type { KeyIdentity__Output } from './generated/gateway/policy/v1/KeyIdentity.js';
+import type { LeaseRef__Output } from './generated/gateway/policy/v1/LeaseRef.js';
+import type { ListModelsRequest__Output } from './generated/gateway/policy/v1/ListModelsRequest.js';
+import type { ListModelsResponse__Output } from './generated/gateway/policy/v1/ListModelsResponse.js';
+import type { ModelEntry__Output } from './generated/gateway/policy/v1/ModelEntry.js';
+import type { ModelPage__Output } from './generated/gateway/policy/v1/ModelPage.js';
+import type { Operation__Output } from './generated/gateway/policy/v1/Operation.js';
+import type { Pricing__Output } from './generated/gateway/policy/v1/Pricing.js';
+import type { RateLimitPosition__Output } from './generated/gateway/policy/v1/RateLimitPosition.js';
+import type { RenewLeasesAck__Output } from './generated/gateway/policy/v1/RenewLeasesAck.js';
+import type { RenewLeasesRequest__Output } from './generated/gateway/policy/v1/RenewLeasesRequest.js';
+import type { Revocation__Output } from './generated/gateway/policy/v1/Revocation.js';
+import type { Route__Output } from './generated/gateway/policy/v1/Route.js';
+import type { SessionFault__Output } from './generated/gateway/policy/v1/SessionFault.js';
+import type { SessionRequest__Output } from './generated/gateway/policy/v1/SessionRequest.js';
+import type { SessionResponse__Output } from './generated/gateway/policy/v1/SessionResponse.js';
+import type { TokenUsage__Output } from './generated/gateway/policy/v1/TokenUsage.js';
+import type { UsageAck__Output } from './generated/gateway/policy/v1/UsageAck.js';
+import type { UsageReport__Output } from './generated/gateway/policy/v1/UsageReport.js';
+import type { UsageSummary__Output } from './generated/gateway/policy/v1/UsageSummary.js';
+import type { WatchRevocationsRequest__Output } from './generated/gateway/policy/v1/WatchRevocationsRequest.js';
+
+export type Operation = Operation__Output;
 export type Environment = 'live' | 'test';
 export type Residency = 'uk' | 'eu';
 export type PrivacyMode = 'off' | 'flag' | 'redact' | 'tokenise';
-
-export interface Caller {
-  api_key: string;
-  source_ip: string;
-  request_id: string;
-}
-
-export interface DecideRequest {
-  caller: Caller;
-  operation: Operation;
-  model: string;
-  stream: boolean;
-  max_tokens: number;
-  input_tokens_estimate: number;
-  request_valid: boolean;
-}
-
-export interface Denial {
-  http_status: number;
-  error_type: string;
-  message: string;
-  retry_after_seconds: number;
-  should_retry: '' | 'true' | 'false';
-}
-
-export interface RateLimitPosition {
-  limit: number;
-  remaining: number;
-  reset_unix: number;
-}
-
-export interface KeyIdentity {
-  key_id: string;
-  account_id: string;
-  environment: Environment;
-  residency: Residency;
-  privacy_mode: PrivacyMode;
-}
-
-export interface Route {
-  upstream_model: string;
-  call_region: string;
-  processing_regions: string[];
-}
-
-export interface Grant {
-  key: KeyIdentity;
-  model: string;
-  route: Route;
-  lease_id: string;
-  lease_expires_unix_ms: number;
-  reserved_units: number;
-}
-
-export interface DecisionWire {
-  decision_id: string;
-  rate_limit: RateLimitPosition | null;
-  allow?: Grant | null;
-  deny?: Denial | null;
-  authenticated?: KeyIdentity | null;
-  outcome?: 'allow' | 'deny' | 'authenticated';
-}
-
-export interface TokenUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
-
 export type UsageOutcome = 'ok' | 'client_disconnect' | 'upstream_error' | 'revoked' | 'error';
 
-export interface UsageReport {
-  request_id: string;
-  decision_id: string;
-  key_id: string;
-  account_id: string;
-  environment: Environment;
-  model: string;
-  usage: TokenUsage;
-  lease_id: string;
-  reserved_units: number;
-  outcome: UsageOutcome;
-  finished_unix_ms: number;
-}
-
-export interface UsageAck {
-  recorded: boolean;
-}
-
-export interface ReleaseRequest {
-  lease_id: string;
-  key_id: string;
-  account_id: string;
-  environment: Environment;
-  reserved_units: number;
-}
-
-export interface LeaseRefWire {
-  lease_id: string;
-  account_id: string;
-  environment: Environment;
-  key_id: string;
-}
-
-export interface RenewLeasesRequest {
-  leases: LeaseRefWire[];
-}
-
-export interface RenewLeasesAck {
-  unknown_lease_ids: string[];
-  revoked_key_ids: string[];
-}
-
-export interface WatchRevocationsRequest {
-  proxy_id: string;
-}
-
-export interface Revocation {
-  key_id: string;
-  revoked_unix_ms: number;
-}
-
-export interface ListModelsRequest {
-  caller: Caller;
-  model_id: string;
-  limit: number;
-  after_id: string;
-  before_id: string;
-  request_valid: boolean;
-}
-
-export interface Pricing {
-  input: string;
-  output: string;
-  cache_write: string;
-  cache_read: string;
-}
-
-export interface ModelEntryWire {
-  id: string;
-  display_name: string;
-  context_window: number;
-  max_output_tokens: number;
-  supports_vision: boolean;
-  residency: Residency;
-  residency_label: string;
-  processing_regions: string[];
-  pricing_gbp_per_million: Pricing;
-  created_at: string;
-}
-
-export interface ModelPage {
-  data: ModelEntryWire[];
-  has_more: boolean;
-  residency_tier: Residency;
-  residency_tier_label: string;
-}
-
-export interface ListModelsResponse {
-  rate_limit: RateLimitPosition | null;
-  page?: ModelPage | null;
-  deny?: Denial | null;
-  outcome?: 'page' | 'deny';
-}
-
-export interface GetUsageRequest {
+export type Caller = Caller__Output;
+export interface DecideRequest extends DecideRequest__Output {
   caller: Caller;
 }
-
-export interface UsageSummary {
-  period: { start: string; end: string };
-  plan: string;
+export interface Denial extends Denial__Output {
+  should_retry: '' | 'true' | 'false';
+}
+export type RateLimitPosition = RateLimitPosition__Output;
+export interface KeyIdentity extends KeyIdentity__Output {
+  environment: Environment;
   residency: Residency;
   privacy_mode: PrivacyMode;
-  tokens: {
-    allowance: number;
-    used: number;
-    remaining: number;
-    percent_used: number;
-    overage_allowed: boolean;
-  };
-  rate_limit: { requests_per_minute: number; remaining: number; concurrency: number };
-  by_model: Array<{ model: string; requests: number; billable_units: number; cost_gbp: string }>;
 }
-
-export interface GetUsageResponse {
-  rate_limit: RateLimitPosition | null;
+export type Route = Route__Output;
+export interface Grant extends Grant__Output {
+  key: KeyIdentity;
+  route: Route;
+}
+export interface DecisionWire extends Decision__Output {
+  allow?: Grant | null;
+  deny?: Denial | null;
+}
+export type TokenUsage = TokenUsage__Output;
+export interface UsageReport extends UsageReport__Output {
+  environment: Environment;
+  usage: TokenUsage;
+  outcome: UsageOutcome;
+}
+export type UsageAck = UsageAck__Output;
+export interface LeaseRefWire extends LeaseRef__Output {
+  environment: Environment;
+}
+export interface RenewLeasesRequest extends RenewLeasesRequest__Output {
+  leases: LeaseRefWire[];
+}
+export type RenewLeasesAck = RenewLeasesAck__Output;
+export type WatchRevocationsRequest = WatchRevocationsRequest__Output;
+export type Revocation = Revocation__Output;
+export interface ListModelsRequest extends ListModelsRequest__Output {
+  caller: Caller;
+}
+export type Pricing = Pricing__Output;
+export interface ModelEntryWire extends ModelEntry__Output {
+  residency: Residency;
+  pricing_gbp_per_million: Pricing;
+}
+export interface ModelPage extends ModelPage__Output {
+  data: ModelEntryWire[];
+  residency_tier: Residency;
+}
+export interface ListModelsResponse extends ListModelsResponse__Output {
+  page?: ModelPage | null;
+  deny?: Denial | null;
+}
+export interface GetUsageRequest extends GetUsageRequest__Output {
+  caller: Caller;
+}
+export interface UsageSummary extends UsageSummary__Output {
+  residency: Residency;
+  privacy_mode: PrivacyMode;
+}
+export interface GetUsageResponse extends GetUsageResponse__Output {
   usage?: UsageSummary | null;
   deny?: Denial | null;
-  outcome?: 'usage' | 'deny';
+}
+export type AuthenticateRequest = AuthenticateRequest__Output;
+export interface AuthenticateResponse extends AuthenticateResponse__Output {
+  key?: KeyIdentity | null;
+  deny?: Denial | null;
+}
+export type SessionFault = SessionFault__Output;
+export interface SessionRequest extends SessionRequest__Output {
+  decide?: DecideRequest | null;
+  report?: UsageReport | null;
+}
+export interface SessionResponse extends SessionResponse__Output {
+  decision?: DecisionWire | null;
+  ack?: UsageAck | null;
+  fault?: SessionFault | null;
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { awayFromMinuteEdge, sleep } from './harness/clock.js';
-import { readLedger } from './harness/ledger.js';
+import { waitForLedger } from './harness/ledger.js';
 
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -92,26 +92,33 @@ describe('limits (in-process counters)', function () {
     expect(after.type).to.equal('message');
   });
 
-  it('gives the slot back before the client sees the end, so back-to-back requests at concurrency 1 all pass', async function () {
-    const k = await createKey(gw, { plan: { name: 'conc1-seq', concurrency: 1 } });
+  it('gives the slot back before the next request: 500 back-to-back requests at concurrency 1 never see a 429', async function () {
+    this.timeout(120_000);
+    // The report that frees a request's slot travels on the proxy's ordered decision stream ahead of the next
+    // decision, so the response ends as soon as the upstream's does and the slot is still free in time.
+    const k = await createKey(gw, { plan: { name: 'conc1-seq', concurrency: 1, rpm: 10_000 } });
     const client = new Anthropic({ apiKey: k.key, baseURL: gw.baseURL, maxRetries: 0 });
-    for (let i = 0; i < 15; i += 1) {
+    const requestIds: string[] = [];
+    for (let i = 0; i < 500; i += 1) {
       let requestId: string | null | undefined;
       if (i % 3 === 0) {
         const stream = client.messages.stream(hello);
         const { response } = await stream.withResponse();
         await stream.finalMessage();
         requestId = response.headers.get('request-id');
-      }
-      else if (i % 3 === 1) requestId = (await client.messages.create(hello).withResponse()).request_id;
-      else {
+      } else if (i % 3 === 1) {
+        requestId = (await client.messages.create(hello).withResponse()).request_id;
+      } else {
         const err = await client.messages.create(hello, { headers: { 'x-gateway-test-scenario': 'overloaded_error' } }).catch((e: unknown) => e);
-        expect(err).to.be.instanceOf(Anthropic.OverloadedError);
+        expect(err, `request ${i}`).to.be.instanceOf(Anthropic.OverloadedError);
         requestId = (err as InstanceType<typeof Anthropic.APIError>).requestID;
       }
-      // the moment the client has the whole response, the request is already in the ledger and its slot free
-      expect(readLedger(gw.dataDir, 'request_id = ?', requestId), `request ${i}`).to.have.length(1);
+      expect(requestId, `request ${i}`).to.be.a('string');
+      requestIds.push(requestId as string);
     }
+    // Every one of them is reported, once.
+    const rows = await waitForLedger(gw.dataDir, (r) => requestIds.every((id) => r.some((row) => row.request_id === id)));
+    expect(rows.filter((row) => requestIds.includes(row.request_id))).to.have.length(500);
   });
 
   it('releases the slot when the client disconnects mid-stream', async function () {

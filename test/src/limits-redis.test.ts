@@ -54,6 +54,18 @@ describe('limits on Redis, shared by several processes', function () {
     expect(again).to.deep.equal(Array.from({ length: C }, () => 200));
   });
 
+  it('gives the slot back before the next request on Redis too: 300 back-to-back requests at concurrency 1, no 429', async function () {
+    const k = await createKey(gw, { plan: { name: 'r-conc1-seq', concurrency: 1, rpm: 10_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const body = i % 2 === 0 ? { ...hello, stream: true } : hello;
+      const r = await post(gw, k.key, { body });
+      await r.text();
+      statuses.push(r.status);
+    }
+    expect(statuses.filter((s) => s !== 200)).to.deep.equal([]);
+  });
+
   it('frees the slot and records usage when clients disconnect mid-stream', async function () {
     const k = await createKey(gw, { plan: { name: 'r-conc1', concurrency: 1 } });
     const res = await post(gw, k.key, { proxy: 1, headers: { 'x-gateway-test-scenario': 'slow_stream' }, body: { ...hello, stream: true } });

@@ -66,6 +66,8 @@ export function createRedisClient(url: string, options: RedisConnectionOptions =
     connectTimeout: options.connectTimeoutMs ?? 2_000,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
     maxRetriesPerRequest: 0,
+    // Commands issued in one tick leave in one write (the decisions of many requests at once), still in order.
+    enableAutoPipelining: true,
   };
   if (target.kind === 'single') {
     return new Redis(target.url, { ...common, enableOfflineQueue: false, retryStrategy: retry });

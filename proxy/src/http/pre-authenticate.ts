@@ -1,4 +1,4 @@
-import { keyFormatError, type Caller, type GatewayError, type Operation, type PolicyClient, type RateLimitPosition } from '@gateway/shared';
+import { keyFormatError, type Caller, type GatewayError, type PolicyClient, type RateLimitPosition } from '@gateway/shared';
 import type { IncomingMessage } from 'node:http';
 import { asGatewayError } from './error-responder.js';
 
@@ -14,7 +14,6 @@ export async function refusalBeforeBody(
   policy: PolicyClient,
   req: IncomingMessage,
   caller: Caller,
-  operation: Operation,
 ): Promise<{ error: GatewayError; rateLimit: RateLimitPosition | null } | undefined> {
   const keyError = keyFormatError(caller.api_key);
   if (keyError !== undefined) return { error: keyError, rateLimit: null };
@@ -22,16 +21,8 @@ export async function refusalBeforeBody(
   const large = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > PREAUTH_BYTES);
   if (!large) return undefined;
   try {
-    const d = await policy.decide({
-      caller,
-      operation,
-      model: '',
-      stream: false,
-      max_tokens: 0,
-      input_tokens_estimate: 0,
-      request_valid: false, // authenticate and check the address only; nothing is counted
-    });
-    return d.kind === 'deny' ? { error: d.error, rateLimit: d.rateLimit } : undefined;
+    const answer = await policy.authenticate(caller);
+    return answer.kind === 'deny' ? { error: answer.error, rateLimit: answer.rateLimit } : undefined;
   } catch (err) {
     return { error: asGatewayError(err), rateLimit: null };
   }

@@ -9,6 +9,7 @@ import { setRateLimitHeaders, setRoutingHeaders } from '../http/response-headers
 import { decisionFields, validateCountTokensBody } from '../messages-request.js';
 import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
+import { answerInvalid } from './invalid-request.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
@@ -17,13 +18,14 @@ export function countTokensRoute(deps: ProxyDeps) {
     const requestId = requestIdOf(res);
     const log: Logger = deps.log.child({ request_id: requestId });
     const caller = callerOf(req, deps.addresses, requestId);
-    const early = await refusalBeforeBody(deps.policy, req, caller, 'COUNT_TOKENS');
+    const early = await refusalBeforeBody(deps.policy, req, caller);
     if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
     const read = await readJsonBody(req);
     const version = apiVersionFrom(req.headers);
     const validated = read.ok ? validateCountTokensBody(read.json) : read.error;
     const problem =
       typeof version !== 'string' ? version : validated instanceof Error ? validated : textLimitError(validated as Record<string, unknown>);
+    if (problem !== undefined) return answerInvalid(deps, res, caller, problem, requestId, log);
     const fields = decisionFields(read.ok ? read.json : undefined);
     try {
       const decision = await deps.policy.decide({
@@ -33,10 +35,8 @@ export function countTokensRoute(deps: ProxyDeps) {
         stream: false,
         max_tokens: 0,
         input_tokens_estimate: 0,
-        request_valid: problem === undefined,
       });
       if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
-      if (decision.kind === 'authenticated') return sendError(res, problem, requestId, log, decision.rateLimit);
       const grant = decision.grant;
       setRateLimitHeaders(res, decision.rateLimit);
       setRoutingHeaders(res, grant.key.residency, grant.route);

@@ -19,6 +19,7 @@ import { decisionFields, validateMessagesBody, type MessagesBody } from '../mess
 import { formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
 import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
+import { answerInvalid } from './invalid-request.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 interface ParsedRequest {
@@ -39,15 +40,15 @@ export function messagesRoute(deps: ProxyDeps) {
     let log = deps.log.child({ request_id: requestId });
     const caller = callerOf(req, deps.addresses, requestId);
     // Refused before reading (and buffering) the body: no well-formed key, or a large body for a refused caller.
-    const early = await refusalBeforeBody(deps.policy, req, caller, 'CREATE_MESSAGE');
+    const early = await refusalBeforeBody(deps.policy, req, caller);
     if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
 
     const parsed = await parseRequest(req);
+    if (parsed.problem !== undefined) return answerInvalid(deps, res, caller, parsed.problem, requestId, log);
     const decision = await decide(deps, caller, parsed, log);
     if (decision instanceof Error) return sendError(res, decision, requestId, log);
     log = log.child({ decision_id: decision.decisionId });
     if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
-    if (decision.kind === 'authenticated') return sendError(res, parsed.problem, requestId, log, decision.rateLimit);
 
     const grant = decision.grant;
     setRateLimitHeaders(res, decision.rateLimit);
@@ -61,7 +62,7 @@ export function messagesRoute(deps: ProxyDeps) {
       // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
       result = { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
     }
-    await report(deps, requestId, decision.decisionId, grant, result);
+    report(deps, requestId, decision.decisionId, grant, result);
     if (result.error !== undefined) sendError(res, result.error, requestId, log);
     else if (!res.writableEnded) res.end();
   };
@@ -104,7 +105,6 @@ async function decide(deps: ProxyDeps, caller: Caller, parsed: ParsedRequest, lo
       stream: parsed.fields.stream,
       max_tokens: parsed.fields.max_tokens,
       input_tokens_estimate: Math.ceil(parsed.bodyBytes * 1.25),
-      request_valid: parsed.problem === undefined,
     });
   } catch (err) {
     deps.metrics.policyErrors.inc({ rpc: 'Decide' });
@@ -155,21 +155,20 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
   }
 }
 
-/** How long the end of a response may wait for its usage report to land (it is spooled, never lost, after). */
-const REPORT_WAIT_MS = 1_000;
-
 /**
- * Every admitted request is reported once: usage to the ledger, lease back to the pool. The response ends
- * after this (or after REPORT_WAIT_MS when the policy service is slow to take it).
+ * Every admitted request is reported once: usage to the ledger, lease back to the pool. The report is written
+ * to the policy stream before this returns and the response ends right after, without waiting for its answer:
+ * the stream is ordered, so the lease is free before this proxy's next decision is evaluated, and a report the
+ * policy service does not take is spooled and replayed (applied once by request id).
  */
-async function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): Promise<void> {
+function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
   const u = result.usage;
   const env = grant.key.environment;
   deps.metrics.tokens.inc({ model: grant.model, kind: 'input', environment: env }, u.input_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'output', environment: env }, u.output_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_write', environment: env }, u.cache_creation_input_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'cache_read', environment: env }, u.cache_read_input_tokens);
-  const delivered = deps.reporter.report({
+  deps.reporter.report({
     request_id: requestId,
     decision_id: decisionId,
     key_id: grant.key.key_id,
@@ -182,7 +181,4 @@ async function report(deps: ProxyDeps, requestId: string, decisionId: string, gr
     outcome: result.outcome,
     finished_unix_ms: Date.now(),
   });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([delivered, new Promise<void>((r) => (timer = setTimeout(r, REPORT_WAIT_MS)))]);
-  clearTimeout(timer);
 }

@@ -1,0 +1,135 @@
+import type * as grpc from '@grpc/grpc-js';
+import {
+  InternalError,
+  ServiceUnavailableError,
+  type DecideRequest,
+  type DecisionWire,
+  type Logger,
+  type SessionRequest,
+  type SessionResponse,
+  type UsageAck,
+  type UsageReport,
+} from '@gateway/shared';
+
+/** Opens the Session RPC: one bidirectional stream for every decision and report of this proxy. */
+export type OpenSession = () => grpc.ClientDuplexStream<SessionRequest, SessionResponse>;
+
+interface Waiter {
+  resolve: (res: SessionResponse) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const unavailable = (): ServiceUnavailableError =>
+  new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
+
+/**
+ * The proxy's end of its decision stream. Messages are written in call order, so a usage report (which frees
+ * its request's slot) written before the next decision is applied before it. Waiting calls are matched by id.
+ * A broken stream fails every call waiting on it closed (503) and is reopened with backoff; while it is down,
+ * calls fail at once rather than queue.
+ */
+export class PolicySession {
+  private stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse> | undefined;
+  private readonly waiting = new Map<number, Waiter>();
+  private nextId = 1;
+  private retryMs: number;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly openStream: OpenSession,
+    private readonly log: Logger,
+    private readonly deadlineMs: number,
+    private readonly backoff = { initialMs: 50, maxMs: 2_000 },
+  ) {
+    this.retryMs = backoff.initialMs;
+    this.open();
+  }
+
+  async decide(req: DecideRequest): Promise<DecisionWire> {
+    const res = await this.send({ id: 0, body: 'decide', decide: req }, 'decision');
+    return res.decision as DecisionWire;
+  }
+
+  /** The report is on the stream when this returns; the promise settles with the policy service's answer. */
+  async report(r: UsageReport): Promise<UsageAck> {
+    const res = await this.send({ id: 0, body: 'report', report: r }, 'ack');
+    return res.ack as UsageAck;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.retry !== undefined) clearTimeout(this.retry);
+    this.failAll();
+    this.stream?.end();
+    this.stream = undefined;
+  }
+
+  // Not async: the write must happen before the caller's next statement, or ordering is lost.
+  private send(msg: SessionRequest, expect: 'decision' | 'ack'): Promise<SessionResponse> {
+    const stream = this.stream;
+    if (stream === undefined) return Promise.reject(unavailable());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(unavailable());
+      }, this.deadlineMs);
+      this.waiting.set(id, {
+        timer,
+        reject,
+        resolve: (res) => {
+          if (res.body === expect && res[expect] != null) resolve(res);
+          else if (res.body === 'fault' && res.fault?.unavailable === true) reject(unavailable());
+          else reject(new InternalError(`policy session answered ${res.body ?? 'nothing'}: ${res.fault?.message ?? ''}`));
+        },
+      });
+      stream.write({ ...msg, id });
+    });
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    const stream = this.openStream();
+    this.stream = stream;
+    stream.on('data', (res: SessionResponse) => {
+      // A live answer proves the stream: the next break starts its backoff from the beginning.
+      this.retryMs = this.backoff.initialMs;
+      const w = this.waiting.get(res.id);
+      if (w === undefined) return; // timed out meanwhile
+      this.waiting.delete(res.id);
+      clearTimeout(w.timer);
+      w.resolve(res);
+    });
+    const broken = (err?: grpc.ServiceError): void => {
+      if (this.stream !== stream) return;
+      this.stream = undefined;
+      stream.removeAllListeners('data');
+      if (err !== undefined && !this.closed) this.log.warn({ code: err.code }, 'policy session dropped; reconnecting');
+      this.failAll();
+      this.scheduleReopen();
+    };
+    stream.on('error', (err: grpc.ServiceError) => broken(err));
+    stream.on('end', () => broken());
+  }
+
+  private failAll(): void {
+    for (const w of this.waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(unavailable());
+    }
+    this.waiting.clear();
+  }
+
+  private scheduleReopen(): void {
+    if (this.closed || this.retry !== undefined) return;
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, this.backoff.maxMs);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.open();
+    }, delay);
+    this.retry.unref();
+  }
+}

@@ -1,0 +1,19 @@
+import type { Caller, GatewayError, Logger } from '@gateway/shared';
+import type { Response } from 'express';
+import { asGatewayError, sendError } from '../http/error-responder.js';
+import type { ProxyDeps } from '../proxy-deps.js';
+
+/**
+ * A request the proxy found invalid (400) is answered only once its key passed authentication and the IP
+ * check (401/403 come first in the order of checks), with the window position; nothing is counted.
+ */
+export async function answerInvalid(deps: ProxyDeps, res: Response, caller: Caller, problem: GatewayError, requestId: string, log: Logger): Promise<void> {
+  try {
+    const answer = await deps.policy.authenticate(caller);
+    if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
+    return sendError(res, problem, requestId, log, answer.rateLimit);
+  } catch (err) {
+    deps.metrics.policyErrors.inc({ rpc: 'Authenticate' });
+    return sendError(res, asGatewayError(err), requestId, log);
+  }
+}
