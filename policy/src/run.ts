@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
+import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
 import { createCounterStore } from './counters/create-counter-store.js';
@@ -59,13 +60,15 @@ export async function runPolicy(
   });
   // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
-  log.info({ port, metrics_port: metricsServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
+  const adminServer = await startAdmin(config, db, catalogue, counters, log);
+  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
 
   return {
     port,
     async stop() {
       closeStreams();
       metricsServer.server.close();
+      await adminServer.close();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       keys.stop();
       lastUsed.stop();

@@ -112,6 +112,8 @@ export class TestGateway {
   policy!: ServiceProcess;
   proxiesRunning: ServiceProcess[] = [];
   policyPort = 0;
+  /** the policy service's admin port (dashboard and admin API) */
+  adminPort = 0;
   ports: number[] = [];
   readonly dataDir: string;
   private readonly ownsDataDir: boolean;
@@ -129,6 +131,7 @@ export class TestGateway {
       HOST: '::',
       METRICS_HOST: '127.0.0.1',
       METRICS_PORT: '0',
+      ADMIN_PORT: '0',
       PORT: '0',
       ...(this.options.redis === undefined ? {} : { REDIS_URL: this.options.redis.url, REDIS_KEY_PREFIX: this.options.redis.keyPrefix }),
       ...this.options.env,
@@ -150,6 +153,7 @@ export class TestGateway {
     this.policy = startService('policy', 'policy/dist/src/main.js', { ...this.env, POLICY_ADDR: `127.0.0.1:${port}` });
     const ready = await this.policy.waitFor((l) => l.msg === 'policy service listening');
     this.policyPort = ready['port'] as number;
+    this.adminPort = ready['admin_port'] as number;
   }
 
   async startProxy(): Promise<ServiceProcess> {

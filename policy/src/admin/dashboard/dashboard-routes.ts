@@ -1,0 +1,209 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { GatewayError, ForbiddenError, type Logger } from '@gateway/shared';
+import { formatGbp } from '../../billing.js';
+import type { AdminAuth } from '../admin-auth.js';
+import { SESSION_TTL_MS } from '../admin-auth.js';
+import type { AdminService } from '../admin-service.js';
+import { toGatewayError } from '../http/api-routes.js';
+import { cookieValue, setCookie, sourceAddress } from '../http/security.js';
+import { accountsPage, auditPage, overviewPage } from './account-pages.js';
+import { APP_CSS, APP_JS } from './assets.js';
+import { lastDays } from './daily-chart.js';
+import { html, type Html } from './html.js';
+import { hygienePage, keyDetailPage, keysPage, revokeConfirmPage, rotatedExtra, secretPage } from './key-pages.js';
+import { page, type PageContext } from './layout.js';
+
+const SESSION_COOKIE = 'gw_admin_session';
+const SIGNIN_COOKIE = 'gw_admin_signin';
+
+const sameToken = (a: string | undefined, b: string): boolean =>
+  a !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+type Page = (ctx: PageContext, req: Request, res: Response) => Promise<Html | void> | Html | void;
+
+const field = (req: Request, name: string): string | undefined => {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v : undefined;
+};
+const blankToUndefined = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
+
+/** The server-rendered dashboard: a thin adapter from forms and pages to the admin service. */
+export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Logger): Router {
+  const router = express.Router();
+  router.use(express.urlencoded({ extended: false, limit: '32kb' }));
+
+  router.get('/assets/app.css', (_req, res) => void res.type('text/css').setHeader('cache-control', 'public, max-age=300').send(APP_CSS));
+  router.get('/assets/app.js', (_req, res) => void res.type('text/javascript').setHeader('cache-control', 'public, max-age=300').send(APP_JS));
+
+  const signInForm = (req: Request, res: Response, status: number, message?: string): void => {
+    // Login CSRF: the form's token must match a cookie only this site can set (double submit).
+    const token = randomBytes(24).toString('base64url');
+    setCookie(req, res, SIGNIN_COOKIE, token, 3600);
+    res.status(status).type('html').send(page('Sign in', html`
+      <main id="main">
+        <form method="post" action="/signin" class="signin">
+          <h1>Sign in</h1>
+          ${message === undefined ? '' : html`<div class="error" role="alert">${message}</div>`}
+          <input type="hidden" name="_csrf" value="${token}">
+          <label>Email <input type="email" name="email" autocomplete="username" required autofocus></label>
+          <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+          <button type="submit">Sign in</button>
+        </form>
+      </main>`).value);
+  };
+
+  router.get('/signin', (req, res) => signInForm(req, res, 200));
+  router.post('/signin', async (req, res) => {
+    if (!sameToken(field(req, '_csrf'), cookieValue(req, SIGNIN_COOKIE) ?? '')) return signInForm(req, res, 403, 'The form expired; please try again.');
+    try {
+      const { cookie } = await auth.signIn(field(req, 'email') ?? '', field(req, 'password') ?? '', sourceAddress(req));
+      setCookie(req, res, SESSION_COOKIE, cookie, SESSION_TTL_MS / 1000);
+      res.redirect(303, '/');
+    } catch (err: unknown) {
+      const e = toGatewayError(err);
+      if (e.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(e.retryAfterSeconds));
+      signInForm(req, res, e.status, e.publicMessage);
+    }
+  });
+
+  // Every other dashboard route needs a session; every POST needs the session's CSRF token.
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const view = auth.session(cookieValue(req, SESSION_COOKIE), sourceAddress(req));
+    if (view === undefined) {
+      if (req.method === 'GET') return res.redirect(303, '/signin');
+      return res.status(401).type('text').send('Sign in first.');
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !sameToken(field(req, '_csrf'), view.csrfToken)) {
+      return next(new ForbiddenError('The form is missing its CSRF token, or it is stale; reload the page and try again.'));
+    }
+    res.locals['ctx'] = { session: view, nowMs: service.now() } satisfies PageContext;
+    next();
+  });
+
+  const show = (render: Page) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const out = await render(res.locals['ctx'] as PageContext, req, res);
+      if (out !== undefined) res.status(res.statusCode).type('html').send(out.value);
+    } catch (err: unknown) {
+      next(err);
+    }
+  };
+  const p = (req: Request, name: string): string => String(req.params[name]);
+
+  router.post('/signout', (req, res) => {
+    auth.signOut(cookieValue(req, SESSION_COOKIE));
+    setCookie(req, res, SESSION_COOKIE, '', 0);
+    res.redirect(303, '/signin');
+  });
+
+  router.get('/', show((ctx, _req, res) => res.redirect(303, ctx.session.admin.account_id === null ? '/accounts' : `/accounts/${ctx.session.admin.account_id}`)));
+
+  router.get('/accounts', show((ctx) => {
+    const c = ctx.session.caller;
+    if (ctx.session.admin.account_id !== null) throw new ForbiddenError('Only platform administrators see every account.');
+    return accountsPage(ctx, service.listAccounts(c), service.listPlans(c));
+  }));
+  router.post('/accounts', show((ctx, req, res) => {
+    const a = service.createAccount(ctx.session.caller, { name: field(req, 'name'), plan: field(req, 'plan') });
+    res.redirect(303, `/accounts/${a.id}`);
+  }));
+  router.post('/plans', show((ctx, req, res) => {
+    const b = req.body as Record<string, string>;
+    service.createPlan(ctx.session.caller, {
+      name: b['name'], residency: b['residency'], requests_per_minute: b['requests_per_minute'], concurrency: b['concurrency'],
+      allowance: b['allowance'], overage_allowed: b['overage_allowed'], overage_ceiling: blankToUndefined(b['overage_ceiling']),
+      models: blankToUndefined(b['models']),
+    });
+    res.redirect(303, '/accounts');
+  }));
+
+  router.get('/accounts/:id', show(async (ctx, req) => {
+    const c = ctx.session.caller;
+    const account = service.getAccount(c, p(req, 'id'));
+    const days = lastDays(ctx.nowMs, 30);
+    return overviewPage(ctx, {
+      account,
+      usage: service.accountUsage(c, account.id),
+      daily: service.dailyUsage(c, account.id, days[0], days[days.length - 1]),
+      rate: await service.ratePosition(c, account.id),
+      keyCount: service.listKeys(c, account.id).length,
+    });
+  }));
+
+  router.get('/accounts/:id/keys', show((ctx, req) => {
+    const account = service.getAccount(ctx.session.caller, p(req, 'id'));
+    return keysPage(ctx, account.id, account.name, service.keyRows(ctx.session.caller, account.id), service.catalogue);
+  }));
+  router.post('/accounts/:id/keys', show((ctx, req, res) => {
+    const c = ctx.session.caller;
+    const account = service.getAccount(c, p(req, 'id'));
+    const expires = blankToUndefined(field(req, 'expires_at'));
+    try {
+      const { record, key } = service.createKey(c, account.id, {
+        name: field(req, 'name'), environment: field(req, 'environment'), residency: field(req, 'residency'),
+        privacy_mode: field(req, 'privacy_mode'), allowed_models: blankToUndefined(field(req, 'allowed_models')),
+        allowed_ips: blankToUndefined(field(req, 'allowed_ips')),
+        // datetime-local has no zone: the form says UTC.
+        expires_at: expires === undefined ? undefined : /Z|[+-]\d\d:\d\d$/.test(expires) ? expires : `${expires}Z`,
+      });
+      return secretPage(ctx, 'Key created', record, key, html``);
+    } catch (err: unknown) {
+      if (!(err instanceof GatewayError) || err.status !== 400) throw err;
+      res.status(400);
+      return keysPage(ctx, account.id, account.name, service.keyRows(c, account.id), service.catalogue, err.publicMessage);
+    }
+  }));
+
+  router.get('/keys/:id', show((ctx, req) => {
+    const c = ctx.session.caller;
+    const key = service.getKey(c, p(req, 'id'));
+    return keyDetailPage(ctx, {
+      key,
+      replacement: service.replacementOf(c, key.id),
+      previous: key.rotated_from === null ? undefined : service.getKey(c, key.rotated_from),
+      idle: service.isIdle(key),
+      daily: service.keyDailyUsage(c, key.id, 30),
+    }, service.catalogue);
+  }));
+  router.post('/keys/:id/rotate', show((ctx, req) => {
+    const c = ctx.session.caller;
+    const { record, key } = service.rotateKey(c, p(req, 'id'));
+    const old = service.getKey(c, p(req, 'id'));
+    return secretPage(ctx, 'Key rotated', record, key, rotatedExtra(ctx, old, record, service.isIdle(old)));
+  }));
+  router.get('/keys/:id/revoke', show((ctx, req) => {
+    const key = service.getKey(ctx.session.caller, p(req, 'id'));
+    return revokeConfirmPage(ctx, key, service.isIdle(key));
+  }));
+  router.post('/keys/:id/revoke', show((ctx, req, res) => {
+    const key = service.revokeKey(ctx.session.caller, p(req, 'id'));
+    res.redirect(303, `/keys/${key.id}`);
+  }));
+
+  router.get('/accounts/:id/hygiene', show((ctx, req) => {
+    const account = service.getAccount(ctx.session.caller, p(req, 'id'));
+    return hygienePage(ctx, account.id, service.hygiene(ctx.session.caller, account.id));
+  }));
+  router.get('/audit', show((ctx, req) => {
+    const account = typeof req.query['account'] === 'string' && req.query['account'] !== '' ? req.query['account'] : undefined;
+    return auditPage(ctx, service.auditTrail(ctx.session.caller, account), account);
+  }));
+  router.get('/accounts/:id/usage.csv', show((ctx, req, res) => {
+    const q = (n: string) => (typeof req.query[n] === 'string' ? req.query[n] : undefined);
+    const rows = service.dailyUsage(ctx.session.caller, p(req, 'id'), q('from'), q('to'));
+    const lines = ['date,model,environment,requests,billable_units,cost_gbp',
+      ...rows.map((r) => [r.date, r.model, r.environment, r.requests, r.billable_units, formatGbp(r.environment === 'live' ? r.cost_units : 0n)].join(','))];
+    res.type('text/csv').setHeader('content-disposition', `attachment; filename="usage-${p(req, 'id')}.csv"`);
+    res.send(`${lines.join('\n')}\n`);
+  }));
+
+  // The one place dashboard errors become pages.
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = toGatewayError(err);
+    if (!e.expose || e.status >= 500) log.error({ err }, 'dashboard request failed');
+    const title = e.status === 404 ? 'Not found' : e.status === 403 ? 'Not allowed' : 'Something went wrong';
+    res.status(e.status).type('html').send(page(title, html`<main id="main"><h1>${title}</h1><p>${e.publicMessage}</p><p><a href="/">Back to the dashboard</a></p></main>`).value);
+  });
+  return router;
+}
