@@ -205,7 +205,7 @@ export class DecisionService {
     const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
     const account = this.d.keys.accountOf(r.account_id);
     const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
-    const recorded = this.d.ledger.record({
+    const recorded = await this.d.ledger.recordSoon({
       request_id: r.request_id,
       account_id: r.account_id,
       key_id: r.key_id,
@@ -246,7 +246,7 @@ export class DecisionService {
         row.billable_units,
         requestId,
       );
-      this.d.ledger.markCounted(requestId);
+      await this.d.ledger.markCountedSoon(requestId);
     } finally {
       this.counting.delete(requestId);
     }

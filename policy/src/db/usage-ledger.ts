@@ -1,6 +1,7 @@
 import type { Environment, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
 import { UPSERT_TOTALS } from './usage-totals.js';
+import { WriteBatcher } from './write-batcher.js';
 
 export interface LedgerEntry {
   request_id: string;
@@ -41,6 +42,8 @@ export class UsageLedger {
   private readonly markPeriod;
   private readonly recordTx;
   private readonly seedTx;
+  private readonly recordBatch: WriteBatcher<LedgerEntry, boolean>;
+  private readonly markBatch: WriteBatcher<string, void>;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     this.insert = db.prepare(
@@ -78,6 +81,10 @@ export class UsageLedger {
       if (inserted) this.upsertTotals.run(entry);
       return inserted;
     });
+    const recordAll = db.transaction((entries: LedgerEntry[]): boolean[] => entries.map((e) => this.recordTx(e)));
+    this.recordBatch = new WriteBatcher((entries) => recordAll.immediate(entries));
+    const markAll = db.transaction((ids: string[]): void[] => ids.map((id) => void this.markOne.run(id)));
+    this.markBatch = new WriteBatcher((ids) => markAll.immediate(ids));
     this.seedTx = db.transaction((accountId: string, startMs: number, endMs: number): number => {
       this.markPeriod.run(accountId, startMs, endMs);
       return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
@@ -87,6 +94,11 @@ export class UsageLedger {
   /** true when written now; false when this request id was already in the ledger. */
   record(entry: LedgerEntry): boolean {
     return this.recordTx.immediate(entry);
+  }
+
+  /** record(), with the other reports of this turn of the event loop, in one transaction. */
+  recordSoon(entry: LedgerEntry): Promise<boolean> {
+    return this.recordBatch.add(entry);
   }
 
   /** Billable units of live traffic in the period starting at `startMs`. */
@@ -109,6 +121,11 @@ export class UsageLedger {
 
   markCounted(requestId: string): void {
     this.markOne.run(requestId);
+  }
+
+  /** markCounted(), with the others of this turn of the event loop, in one transaction. */
+  markCountedSoon(requestId: string): Promise<void> {
+    return this.markBatch.add(requestId);
   }
 
   byModel(accountId: string, environment: Environment, startMs: number): ModelTotals[] {
