@@ -35,7 +35,8 @@ meter { width: 100%; height: 22px; }
 .secret { border: 2px solid #8a6d00; background: #fff8db; padding: 8px 14px; border-radius: 6px; }
 .secret-row { display: flex; gap: 8px; align-items: center; } .secret-row input { font-family: ui-monospace, monospace; }
 dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 6px 18px; } dl.settings dt { font-weight: 600; } dl.settings dd { margin: 0; }
-figure.chart { margin: 8px 0; max-width: 760px; } figure.chart svg { width: 100%; height: auto; border: 1px solid var(--line); }
+figure.chart { margin: 8px 0; max-width: 760px; } figure.chart > svg { width: 100%; height: auto; border: 1px solid var(--line); }
+table.keys code { white-space: nowrap; }
 ul.legend { display: flex; flex-wrap: wrap; gap: 12px; list-style: none; padding: 0; }
 .signin { max-width: 360px; margin: 60px auto; display: flex; flex-direction: column; gap: 12px; }
 `;

@@ -37,8 +37,10 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
   router.get('/assets/app.js', (_req, res) => void res.type('text/javascript').setHeader('cache-control', 'public, max-age=300').send(APP_JS));
 
   const signInForm = (req: Request, res: Response, status: number, message?: string): void => {
-    // Login CSRF: the form's token must match a cookie only this site can set (double submit).
-    const token = randomBytes(24).toString('base64url');
+    // Login CSRF: the form's token must match a cookie only this site can set (double submit). An existing token
+    // is kept, so a second tab (or a stray request that lands here) does not invalidate the form already shown.
+    const existing = cookieValue(req, SIGNIN_COOKIE);
+    const token = existing !== undefined && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
     setCookie(req, res, SIGNIN_COOKIE, token, 3600);
     res.status(status).type('html').send(page('Sign in', html`
       <main id="main">
@@ -53,6 +55,7 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
       </main>`).value);
   };
 
+  router.get('/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/signin', (req, res) => signInForm(req, res, 200));
   router.post('/signin', async (req, res) => {
     if (!sameToken(field(req, '_csrf'), cookieValue(req, SIGNIN_COOKIE) ?? '')) return signInForm(req, res, 403, 'The form expired; please try again.');
