@@ -9,3 +9,6 @@ export { UsageLedger } from './db/usage-ledger.js';
 export { MemoryCounterStore } from './counters/memory-counter-store.js';
 export type { CounterStore, AdmitRequest, AdmitResult } from './counters/counter-store.js';
 export { main as runGatewayctl } from './cli/main.js';
+export { createAdminService } from './admin/create-admin-service.js';
+export type { AdminService } from './admin/admin-service.js';
+export type { Caller } from './admin/principal.js';
