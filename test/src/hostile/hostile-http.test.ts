@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { TestGateway, createKey, type CreatedKey } from '../harness/gateway.js';
 import { rawExchange, vendorBody, type RawReply } from './raw-http.js';
 
@@ -109,6 +110,34 @@ describe('malformed HTTP and refusals of unread bodies', function () {
       expect(res.status).to.equal(401);
       const body = (await res.json()) as { error: { type: string } };
       expect(body.error.type).to.equal('authentication_error');
+    });
+
+    it('cuts a client that keeps sending past the discard bound (64 MiB) after a refusal', async function () {
+      const socket = connect({ port, host: '127.0.0.1' });
+      await new Promise((r) => socket.once('connect', r));
+      socket.on('data', () => undefined);
+      const chunk = Buffer.from(`100000\r\n${'x'.repeat(0x100000)}\r\n`);
+      let sent = 0;
+      const cut = await new Promise<boolean>((resolve) => {
+        socket.once('error', () => resolve(true));
+        socket.once('close', () => resolve(true));
+        socket.write(head(['POST /v1/messages HTTP/1.1', 'Host: x', 'Transfer-Encoding: chunked']));
+        const pump = (): void => {
+          while (sent < 512 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!socket.write(chunk)) {
+              socket.once('drain', pump);
+              return;
+            }
+          }
+          resolve(false);
+        };
+        pump();
+      });
+      socket.destroy();
+      expect(cut, 'the connection was cut').to.equal(true);
+      expect(sent).to.be.above(64 * 1024 * 1024); // the answer was out long before: the rest was discarded, not refused
+      expect(sent).to.be.below(200 * 1024 * 1024);
     });
 
     it('the connection still serves the next request after a refused body was discarded', async function () {
