@@ -8,7 +8,8 @@ import { runGatewayctl } from '@gateway/policy';
 import { hashApiKey } from '@gateway/shared';
 
 /**
- * Every API key this test process created (through `ctl`), with its SHA-256: no gateway log line may hold one.
+ * Every API key and admin token this test process created (through `ctl`), with its SHA-256: no gateway log line
+ * may hold one.
  * TestGateway.stop() scans its processes' output for them, so every suite that uses the harness checks it.
  */
 const issuedKeys = new Map<string, string>();
@@ -175,8 +176,10 @@ export class TestGateway {
     const code = await runGatewayctl([...args, '--json'], { GATEWAY_DATA_DIR: this.dataDir }, (s) => (out += s), (s) => (err += s));
     if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed (${code}): ${err}`);
     const parsed = JSON.parse(out) as T;
-    const key = (parsed as { key?: unknown } | null)?.key;
-    if (typeof key === 'string' && key.startsWith('gw_')) issuedKeys.set(key, hashApiKey(key));
+    // API keys and admin API tokens alike (both are stored as SHA-256)
+    for (const secret of [(parsed as { key?: unknown } | null)?.key, (parsed as { token?: unknown } | null)?.token]) {
+      if (typeof secret === 'string' && secret.startsWith('gw_')) issuedKeys.set(secret, hashApiKey(secret));
+    }
     return parsed;
   }
 

@@ -112,6 +112,69 @@ describe('security checks', function () {
     });
   });
 
+  describe('admin surfaces', function () {
+    let gw: TestGateway;
+    before(async function () {
+      gw = await new TestGateway().start();
+    });
+    after(async () => gw.stop());
+
+    const routes: Array<[string, string]> = [
+      ['GET', '/admin/v1/accounts'],
+      ['POST', '/admin/v1/accounts'],
+      ['GET', '/admin/v1/accounts/acct_x/keys'],
+      ['POST', '/admin/v1/accounts/acct_x/keys'],
+      ['POST', '/admin/v1/keys/key_x/revoke'],
+      ['POST', '/admin/v1/keys/key_x/rotate'],
+      ['GET', '/admin/v1/accounts/acct_x/usage?from=2026-01-01&to=2026-01-31'],
+      ['GET', '/admin/v1/audit'],
+    ];
+
+    it('refuses every admin API route without a valid, unrevoked admin token, in the vendor shape', async function () {
+      const live = await createKey(gw, { env: 'live' });
+      const { runGatewayctl } = await import('@gateway/policy');
+      const code = await runGatewayctl(['admins', 'create', '--email', 'sec@example.com', '--password-stdin', '--json'], { GATEWAY_DATA_DIR: gw.dataDir }, () => undefined, () => undefined, async () => 'a long admin password\n');
+      expect(code).to.equal(0);
+      const issued = await gw.ctl<{ id: string; token: string }>('admins', 'tokens', 'create', '--email', 'sec@example.com', '--name', 'sec');
+      await gw.ctl('admins', 'tokens', 'revoke', issued.id);
+      const credentials: Array<Record<string, string>> = [
+        {},
+        { authorization: `Bearer gw_admin_${'x'.repeat(32)}` },
+        { authorization: `Bearer ${issued.token}` }, // revoked
+        { authorization: `Bearer ${live.key}` }, // an API key is not an admin token
+        { 'x-api-key': live.key },
+        { authorization: `Basic ${Buffer.from('sec@example.com:a long admin password').toString('base64')}` },
+      ];
+      for (const [method, path] of routes) {
+        for (const headers of credentials) {
+          const res = await fetch(`http://127.0.0.1:${gw.adminPort}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(method === 'POST' ? { body: '{}' } : {}) });
+          const body = (await res.json()) as { type?: string; error?: { type: string }; request_id?: string };
+          const what = `${method} ${path} with ${Object.keys(headers).join(',') || 'nothing'}`;
+          expect(res.status, what).to.equal(401);
+          expect(body.error?.type, what).to.equal('authentication_error');
+          expect(body.request_id, what).to.match(/^req_/);
+        }
+      }
+    });
+
+    it('serves no admin route on the public proxy port', async function () {
+      for (const [method, path] of [...routes, ['GET', '/accounts'], ['GET', '/signin'], ['GET', '/audit']] as Array<[string, string]>) {
+        const res = await fetch(gw.url(path), { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        await res.text();
+        expect(res.status, `${method} ${path}`).to.be.oneOf([404, 405]);
+      }
+    });
+
+    it('shows the dashboard only after sign-in', async function () {
+      for (const path of ['/', '/accounts', '/accounts/acct_x', '/accounts/acct_x/keys', '/keys/key_x', '/audit', '/accounts/acct_x/usage.csv']) {
+        const res = await fetch(`http://127.0.0.1:${gw.adminPort}${path}`, { redirect: 'manual' });
+        await res.text();
+        expect(res.status, path).to.be.oneOf([302, 303, 401]);
+        if (res.status !== 401) expect(res.headers.get('location'), path).to.match(/\/signin/);
+      }
+    });
+  });
+
   describe('secrets and personal data stay out of logs and metrics', function () {
     let gw: TestGateway;
     const pii = {
