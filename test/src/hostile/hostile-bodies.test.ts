@@ -106,6 +106,8 @@ describe('hostile request bodies', function () {
     console.log(`      4 × ${(body.length / 1e6).toFixed(1)} MB: peak RSS rise ${Math.round(rise / 1e6)} MB, slowest /healthz ${Math.round(slowestHealth)} ms`);
     // Four 26 MB bodies in flight: their bytes (×2 while being joined) are the floor; ~1.4 GB before the fix.
     expect(rise, `peak rise ${Math.round(rise / 1e6)} MB`).to.be.below(400e6);
-    expect(slowestHealth, `slowest /healthz ${Math.round(slowestHealth)} ms`).to.be.below(500);
+    // Before the fix four such bodies held /healthz for up to 2 s; on an idle machine it now takes ~100 ms, and the
+    // margin is for a shared, loaded CI machine.
+    expect(slowestHealth, `slowest /healthz ${Math.round(slowestHealth)} ms`).to.be.below(1_000);
   });
 });
