@@ -191,6 +191,16 @@ describe('admin API and dashboard over HTTP', function () {
       expect((await fetch(admin(`/accounts/${acctB}/usage.csv`), { headers: { cookie: session } })).status).to.equal(404);
     });
 
+    it('refuses a sign-in form posted without the token of its own cookie (login CSRF)', async function () {
+      const { cookie } = await signInPage();
+      const res = await fetch(admin('/signin'), {
+        method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: 'not-the-cookie-token', email: 'root@example.com', password: 'platform password 1' }).toString(),
+      });
+      expect(res.status).to.equal(403);
+      expect(res.headers.get('set-cookie') ?? '').to.not.contain('gw_admin_session');
+    });
+
     it('slows repeated failed sign-ins: after three failures even the right password waits', async function () {
       for (let i = 0; i < 3; i += 1) expect((await signIn('root@example.com', 'wrong password!')).status).to.equal(401);
       const locked = await signIn('root@example.com', 'platform password 1');
