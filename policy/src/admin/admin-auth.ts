@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { AuthenticationError, RateLimitError, hashApiKey } from '@gateway/shared';
+import { AuthenticationError, hashApiKey } from '@gateway/shared';
 import type { Administrator, AdministratorStore } from '../db/administrators.js';
-import { ADMIN_TOKEN_PATTERN } from './admin-service.js';
-import { DUMMY_HASH_PROMISE, verifyPassword } from './passwords.js';
+import { ADMIN_TOKEN_PATTERN } from './administrator-service.js';
+import { dummyHash, verifyPassword } from './passwords.js';
 import type { Caller } from './principal.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
@@ -46,7 +46,7 @@ export class AdminAuth {
     const keys = [`email:${email.toLowerCase()}`, `addr:${address}`];
     this.throttle.check(keys);
     const admin = this.admins.adminByEmail(email.toLowerCase());
-    const ok = await verifyPassword(password, admin?.password_hash ?? (await DUMMY_HASH_PROMISE()));
+    const ok = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
     if (admin === undefined || !ok) {
       this.throttle.fail(keys);
       throw new AuthenticationError('Wrong email or password.');
@@ -82,5 +82,3 @@ export class AdminAuth {
     };
   }
 }
-
-export { RateLimitError };

@@ -1,33 +1,21 @@
-import { ForbiddenError, InvalidRequestError, NotFoundError, hashApiKey, newRecordId, randomBase62 } from '@gateway/shared';
-import { accountUsage } from '../cli/account-usage.js';
+import { InvalidRequestError, NotFoundError } from '@gateway/shared';
+import { accountUsage } from './account-usage.js';
 import { billingPeriod } from '../billing.js';
 import type { ModelCatalogue } from '../catalogue.js';
 import type { AdminStore } from '../db/admin-store.js';
-import type { AdministratorStore, Administrator, AdminToken } from '../db/administrators.js';
+import type { AdministratorStore } from '../db/administrators.js';
 import type { AuditEntry, AuditLog } from '../db/audit-log.js';
 import type { Db } from '../db/database.js';
 import { effectiveLimits, type Account, type AccountOverrides, type EffectiveLimits, type KeyRecord, type Plan } from '../db/records.js';
 import type { UsageLedger } from '../db/usage-ledger.js';
 import type { DailyUsageRow, KeyTotals, UsageQueries } from '../db/usage-queries.js';
-import { hashPassword } from './passwords.js';
-import { auditActor, callerAccount, isPlatform, type Caller } from './principal.js';
-import {
-  EMAIL, ENVIRONMENTS, MIN_PASSWORD_LENGTH, PLAN_NAME, PRIVACY_MODES, Problems, RESIDENCIES,
-  bool, expiry, int, ips, models, oneOf, text,
-} from './validation.js';
+import { AdministratorService } from './administrator-service.js';
+import { auditedChange, requirePlatform } from './audited-change.js';
+import { HYGIENE_IDLE_MS, ROTATION_IDLE_MS, keyState, type KeyState } from './key-state.js';
+import { callerAccount, type Caller } from './principal.js';
+import { ENVIRONMENTS, PLAN_NAME, PRIVACY_MODES, Problems, RESIDENCIES, bool, expiry, int, ips, models, oneOf, text } from './validation.js';
 
-export type KeyState = 'active' | 'revoked' | 'expired';
-
-export function keyState(k: KeyRecord, nowMs: number): KeyState {
-  if (k.revoked_at !== null) return 'revoked';
-  if (k.expires_at !== null && Date.parse(k.expires_at) <= nowMs) return 'expired';
-  return 'active';
-}
-
-/** A key not used for this long is idle: safe to revoke after a rotation. */
-export const ROTATION_IDLE_MS = 15 * 60_000;
-/** Hygiene: a live key unused for this long is flagged. */
-export const HYGIENE_IDLE_MS = 30 * 24 * 3600_000;
+export { keyState, type KeyState } from './key-state.js';
 
 /** The current per-minute window and concurrency of an account's live traffic (from the counter store). */
 export type RateProbe = (accountId: string, limits: EffectiveLimits) => Promise<{ remaining: number; resetUnix: number; inFlight: number } | null>;
@@ -70,8 +58,6 @@ export interface KeyRow {
   period: KeyTotals;
 }
 
-export const ADMIN_TOKEN_PATTERN = /^gw_admin_[A-Za-z0-9]{32}$/;
-
 /**
  * Every rule about plans, accounts, keys and administrators, in one place, under gatewayctl, the admin API and
  * the dashboard alike. Account isolation lives here: an account administrator asking about another account
@@ -79,7 +65,12 @@ export const ADMIN_TOKEN_PATTERN = /^gw_admin_[A-Za-z0-9]{32}$/;
  * same transaction as the change itself.
  */
 export class AdminService {
-  constructor(private readonly d: AdminServiceDeps) {}
+  /** Administrators and their API tokens, under the same rules and audit. */
+  readonly administrators: AdministratorService;
+
+  constructor(private readonly d: AdminServiceDeps) {
+    this.administrators = new AdministratorService(d, (caller, id) => this.getAccount(caller, id));
+  }
 
   get catalogue(): ModelCatalogue {
     return this.d.catalogue;
@@ -115,7 +106,7 @@ export class AdminService {
       models: models(p, 'models', input.models, this.d.catalogue),
     };
     p.throwIfAny();
-    return this.change(caller, 'plan.create', { id: plan.name, accountId: null }, { ...plan }, () => this.d.store.createPlan(plan));
+    return auditedChange(this.d, caller, 'plan.create', { id: plan.name, accountId: null }, { ...plan }, () => this.d.store.createPlan(plan));
   }
 
   updatePlan(caller: Caller, name: string, input: { residency?: unknown; models?: unknown } & LimitInput): Plan {
@@ -135,7 +126,7 @@ export class AdminService {
     if (ceiling !== undefined) changes.overage_ceiling = ceiling;
     if (input.models !== undefined) changes.models = models(p, 'models', input.models, this.d.catalogue);
     p.throwIfAny();
-    return this.change(caller, 'plan.update', { id: name, accountId: null }, { ...changes }, () => this.d.store.updatePlan(name, changes));
+    return auditedChange(this.d, caller, 'plan.update', { id: name, accountId: null }, { ...changes }, () => this.d.store.updatePlan(name, changes));
   }
 
   // ---- accounts ----------------------------------------------------------------------------------------------
@@ -167,7 +158,7 @@ export class AdminService {
     const overrides = this.overrides(p, input);
     const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28) ?? null;
     p.throwIfAny();
-    return this.change(caller, 'account.create', (a) => ({ id: a.id, accountId: a.id }), { name, plan, overrides, anchor_day: anchor },
+    return auditedChange(this.d, caller, 'account.create', (a) => ({ id: a.id, accountId: a.id }), { name, plan, overrides, anchor_day: anchor },
       () => this.d.store.createAccount(name, plan, overrides, anchor));
   }
 
@@ -184,7 +175,7 @@ export class AdminService {
     const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28);
     p.throwIfAny();
     const changes = { ...(plan === undefined ? {} : { plan }), overrides, ...(anchor === undefined ? {} : { anchor_day: anchor }) };
-    return this.change(caller, 'account.update', { id, accountId: id }, { ...changes }, () => this.d.store.updateAccount(id, changes));
+    return auditedChange(this.d, caller, 'account.update', { id, accountId: id }, { ...changes }, () => this.d.store.updateAccount(id, changes));
   }
 
   // ---- keys --------------------------------------------------------------------------------------------------
@@ -239,14 +230,14 @@ export class AdminService {
       account_id: accountId, name, environment, residency, privacy_mode: privacy, allowed_models: allowedModels,
       allowed_ips: allowedIps, expires_at: expiresAt, requests_per_minute: rpm,
     };
-    return this.change(caller, 'key.create', (r) => ({ id: r.record.id, accountId }), (r) => keyAuditDetail(r.record),
+    return auditedChange(this.d, caller, 'key.create', (r) => ({ id: r.record.id, accountId }), (r) => keyAuditDetail(r.record),
       () => this.d.store.createKey(settings));
   }
 
   revokeKey(caller: Caller, id: string): KeyRecord {
     const key = this.getKey(caller, id);
     if (key.revoked_at !== null) return key;
-    return this.change(caller, 'key.revoke', { id, accountId: key.account_id }, { display: key.display, name: key.name },
+    return auditedChange(this.d, caller, 'key.revoke', { id, accountId: key.account_id }, { display: key.display, name: key.name },
       () => this.d.store.revokeKey(id));
   }
 
@@ -254,7 +245,7 @@ export class AdminService {
   rotateKey(caller: Caller, id: string): { record: KeyRecord; key: string } {
     const old = this.getKey(caller, id);
     if (keyState(old, this.d.now()) !== 'active') throw new InvalidRequestError(`key "${id}" is ${keyState(old, this.d.now())}; create a new key instead`);
-    return this.change(caller, 'key.rotate', (r) => ({ id: r.record.id, accountId: old.account_id }),
+    return auditedChange(this.d, caller, 'key.rotate', (r) => ({ id: r.record.id, accountId: old.account_id }),
       (r) => ({ ...keyAuditDetail(r.record), rotated_from: id }), () => this.d.store.rotateKey(id));
   }
 
@@ -331,67 +322,6 @@ export class AdminService {
     return { fromMs, toMs };
   }
 
-  // ---- administrators and tokens -----------------------------------------------------------------------------
-
-  listAdmins(caller: Caller): Administrator[] {
-    const own = callerAccount(caller);
-    return this.d.admins.listAdmins(own ?? undefined);
-  }
-
-  async createAdmin(caller: Caller, input: { email?: unknown; password?: unknown; account_id?: unknown }): Promise<Administrator> {
-    const p = new Problems();
-    const email = text(p, 'email', input.email, 320).toLowerCase();
-    if (email !== '' && !EMAIL.test(email)) p.add('email is not an email address');
-    const password = typeof input.password === 'string' ? input.password : '';
-    if ([...password].length < MIN_PASSWORD_LENGTH) p.add(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-    const accountId = input.account_id === undefined || input.account_id === null || input.account_id === '' ? null : String(input.account_id);
-    // Account administrators may add administrators to their own account only; platform ones anywhere.
-    if (accountId === null) this.requirePlatform(caller, 'create platform administrators');
-    else this.getAccount(caller, accountId);
-    if (email !== '' && this.d.admins.adminByEmail(email) !== undefined) p.add(`an administrator "${email}" already exists`);
-    p.throwIfAny();
-    const admin: Administrator = {
-      id: newRecordId('adm'), email, account_id: accountId, password_hash: await hashPassword(password),
-      created_at: new Date(this.d.now()).toISOString(),
-    };
-    return this.change(caller, 'admin.create', { id: admin.id, accountId }, { email, account_id: accountId, role: accountId === null ? 'platform' : 'account' },
-      () => {
-        if (this.d.admins.adminByEmail(email) !== undefined) throw new InvalidRequestError(`an administrator "${email}" already exists`);
-        this.d.admins.insertAdmin(admin);
-        return admin;
-      });
-  }
-
-  /** A new API token `gw_admin_<32 base62>` for an administrator, returned once; only its SHA-256 is stored. */
-  createToken(caller: Caller, input: { email?: unknown; name?: unknown }): { record: AdminToken; token: string } {
-    const p = new Problems();
-    const name = text(p, 'name', input.name, 100);
-    const email = text(p, 'email', input.email, 320).toLowerCase();
-    p.throwIfAny();
-    const admin = this.visibleAdmin(caller, email);
-    const token = `gw_admin_${randomBase62(32)}`;
-    const record: AdminToken = {
-      id: newRecordId('tok'), admin_id: admin.id, name, token_hash: hashApiKey(token),
-      display: `gw_admin_${token.slice(9, 13)}…${token.slice(-4)}`, created_at: new Date(this.d.now()).toISOString(),
-      revoked_at: null, last_used_at: null,
-    };
-    this.change(caller, 'token.create', { id: record.id, accountId: admin.account_id }, { name, admin: admin.email, display: record.display },
-      () => this.d.admins.insertToken(record));
-    return { record, token };
-  }
-
-  revokeToken(caller: Caller, id: string): AdminToken {
-    const token = this.d.admins.tokenById(id);
-    const owner = token === undefined ? undefined : this.d.admins.adminById(token.admin_id);
-    const own = callerAccount(caller);
-    if (token === undefined || owner === undefined || (own !== null && owner.account_id !== own)) throw new NotFoundError(`no token "${id}"`);
-    if (token.revoked_at === null) {
-      this.change(caller, 'token.revoke', { id, accountId: owner.account_id }, { name: token.name, admin: owner.email },
-        () => this.d.admins.revokeToken(id, new Date(this.d.now()).toISOString()));
-    }
-    return this.d.admins.tokenById(id) as AdminToken;
-  }
-
   // ---- audit -------------------------------------------------------------------------------------------------
 
   /** Platform callers read every entry (or one account's); account administrators only their account's. */
@@ -406,15 +336,8 @@ export class AdminService {
 
   // ---- helpers -----------------------------------------------------------------------------------------------
 
-  private visibleAdmin(caller: Caller, email: string): Administrator {
-    const admin = this.d.admins.adminByEmail(email);
-    const own = callerAccount(caller);
-    if (admin === undefined || (own !== null && admin.account_id !== own)) throw new NotFoundError(`no administrator "${email}"`);
-    return admin;
-  }
-
   private requirePlatform(caller: Caller, what: string): void {
-    if (!isPlatform(caller)) throw new ForbiddenError(`Only platform administrators may ${what}.`);
+    requirePlatform(caller, what);
   }
 
   private requiredInt(p: Problems, field: string, v: unknown, min: number): number {
@@ -436,26 +359,6 @@ export class AdminService {
     const ceiling = int(p, 'overage_ceiling', input.overage_ceiling, 0);
     if (ceiling !== undefined) o.overage_ceiling = ceiling;
     return o;
-  }
-
-  /** Runs a change and writes its audit entry in one transaction: no change without its entry, nor the reverse. */
-  private change<T>(
-    caller: Caller,
-    action: string,
-    target: { id: string; accountId: string | null } | ((result: T) => { id: string; accountId: string | null }),
-    detail: Record<string, unknown> | ((result: T) => Record<string, unknown>),
-    apply: () => T,
-  ): T {
-    return this.d.db.transaction(() => {
-      const result = apply();
-      this.d.audit.append(
-        auditActor(caller),
-        action,
-        typeof target === 'function' ? target(result) : target,
-        typeof detail === 'function' ? detail(result) : detail,
-      );
-      return result;
-    }).immediate();
   }
 }
 

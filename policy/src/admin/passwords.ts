@@ -31,7 +31,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash of nothing, checked when the email is unknown so both answers take the same time. */
-export const DUMMY_HASH_PROMISE: () => Promise<string> = (() => {
+export const dummyHash: () => Promise<string> = (() => {
   let cached: Promise<string> | undefined;
   return () => (cached ??= hashPassword(randomBytes(16).toString('hex')));
 })();

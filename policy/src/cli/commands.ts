@@ -169,7 +169,7 @@ export const COMMANDS: Record<string, Command> = {
     if (cmd.flags['password-stdin'] !== true) throw new UsageError('--password-stdin is required (the password is read from standard input, never from the command line)');
     // One line: the password, without its line ending.
     const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
-    const admin = await ctx.service.createAdmin(ctx.caller, {
+    const admin = await ctx.service.administrators.createAdmin(ctx.caller, {
       email: required(cmd.flags, 'email'),
       password,
       account_id: optionalString(cmd.flags, 'account'),
@@ -179,13 +179,13 @@ export const COMMANDS: Record<string, Command> = {
   },
   'admins list': (ctx, argv) => {
     parseCommand(argv, []);
-    const admins = ctx.service.listAdmins(ctx.caller).map(adminJson);
+    const admins = ctx.service.administrators.listAdmins(ctx.caller).map(adminJson);
     return { json: admins, text: admins.map((a) => `${a.id}\t${a.email}\t${a.account_id ?? 'platform'}`).join('\n') || 'No administrators.' };
   },
   'admins tokens create': (ctx, argv) => {
     const cmd = parseCommand(argv, ['email', 'name']);
     const email = required(cmd.flags, 'email');
-    const { record, token } = ctx.service.createToken(ctx.caller, { email, name: required(cmd.flags, 'name') });
+    const { record, token } = ctx.service.administrators.createToken(ctx.caller, { email, name: required(cmd.flags, 'name') });
     return {
       json: { ...tokenJson(record, email.toLowerCase()), token },
       text: `Created admin API token ${record.id} for ${email}.\nStore it now; it is not shown again:\n\n    ${token}\n`,
@@ -195,7 +195,7 @@ export const COMMANDS: Record<string, Command> = {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('admins tokens revoke TOKEN_ID');
-    const t = ctx.service.revokeToken(ctx.caller, id);
+    const t = ctx.service.administrators.revokeToken(ctx.caller, id);
     return { json: { id: t.id, name: t.name, display: t.display, revoked_at: t.revoked_at }, text: `Revoked admin API token ${t.id} (${t.display}).` };
   },
   audit: (ctx, argv) => {

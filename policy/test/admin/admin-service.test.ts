@@ -27,7 +27,7 @@ describe('admin service: one set of rules, isolation, audit', function () {
     svc.createPlan(cli, { name: 'ukonly', residency: 'uk', requests_per_minute: 60, concurrency: 2, allowance: 1000 });
     acctA = svc.createAccount(cli, { name: 'A', plan: 'ukonly' }).id;
     acctB = svc.createAccount(cli, { name: 'B', plan: 'ukonly' }).id;
-    const a = await svc.createAdmin(cli, { email: 'a@example.com', password: 'correct horse battery', account_id: acctA });
+    const a = await svc.administrators.createAdmin(cli, { email: 'a@example.com', password: 'correct horse battery', account_id: acctA });
     adminA = { principal: { kind: 'admin', adminId: a.id, email: a.email, accountId: acctA }, address: '192.0.2.7' };
   });
   after(() => {

@@ -1,7 +1,7 @@
 import type { Account, Plan } from '../../db/records.js';
 import type { AuditEntry } from '../../db/audit-log.js';
 import type { DailyUsageRow } from '../../db/usage-queries.js';
-import type { accountUsage } from '../../cli/account-usage.js';
+import type { accountUsage } from '../account-usage.js';
 import { dailyChart, lastDays, usageTable } from './daily-chart.js';
 import { exactTime, html, number, timeCell, type Html } from './html.js';
 import { csrfField, errorBox, layout, type PageContext } from './layout.js';
