@@ -50,6 +50,11 @@ describe('admin API and dashboard over HTTP', function () {
     expect(body.error.type).to.equal('authentication_error');
     expect(body.request_id).to.match(/^req_[A-Za-z0-9]{24,}$/);
     expect((await api(`gw_admin_${'x'.repeat(32)}`, 'GET', '/admin/v1/accounts')).status).to.equal(401);
+    expect((await api(platformToken, 'DELETE', '/admin/v1/accounts')).status).to.equal(405);
+    expect((await api(platformToken, 'GET', '/admin/v1/nothing-here')).status).to.equal(404);
+    const bad = await fetch(admin('/admin/v1/accounts'), { method: 'POST', headers: { authorization: `Bearer ${platformToken}`, 'content-type': 'application/json' }, body: '{not json' });
+    expect(bad.status).to.equal(400);
+    expect(((await bad.json()) as { error: { type: string } }).error.type).to.equal('invalid_request_error');
   });
 
   it('creates, lists, rotates and revokes keys; the revoked key is refused by the proxy', async function () {

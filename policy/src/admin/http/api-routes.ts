@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { GatewayError, InternalError, InvalidRequestError, NotFoundError, vendorErrorBody, type Logger } from '@gateway/shared';
+import { GatewayError, InternalError, InvalidRequestError, MethodNotAllowedError, NotFoundError, vendorErrorBody, type Logger } from '@gateway/shared';
 import type { AdminAuth } from '../admin-auth.js';
 import { accountJson, apiKeyJson, createdKeyJson, dailyUsageJson } from '../admin-json.js';
 import type { AdminService } from '../admin-service.js';
@@ -49,6 +49,10 @@ export function adminApiRouter(service: AdminService, auth: AdminAuth, log: Logg
     service.dailyUsage(c, param(req, 'id'), query(req, 'from'), query(req, 'to')).map(dailyUsageJson)));
   router.get('/audit', route((c, req) => service.auditTrail(c, query(req, 'account'))));
 
+  // A known path with the wrong method is 405, as on the proxy; anything else 404.
+  for (const path of ['/accounts', '/accounts/:id/keys', '/keys/:id/revoke', '/keys/:id/rotate', '/accounts/:id/usage', '/audit']) {
+    router.all(path, (req: Request, _res: Response, next: NextFunction) => next(new MethodNotAllowedError(req.method, req.originalUrl.split('?')[0] as string)));
+  }
   router.use((req: Request, _res: Response, next: NextFunction) => next(new NotFoundError(`No admin API route ${req.method} ${req.originalUrl}.`)));
   // The one place admin API errors become responses.
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
