@@ -25,6 +25,13 @@ export class AdministratorService {
     return this.d.admins.listAdmins(own ?? undefined);
   }
 
+  /** The API tokens of the administrators the caller may see (never their secrets: only display forms exist). */
+  listTokens(caller: Caller): Array<AdminToken & { email: string }> {
+    const admins = this.listAdmins(caller);
+    const email = new Map(admins.map((a) => [a.id, a.email]));
+    return this.d.admins.listTokens(admins.map((a) => a.id)).map((t) => ({ ...t, email: email.get(t.admin_id) ?? '' }));
+  }
+
   async createAdmin(caller: Caller, input: { email?: unknown; password?: unknown; account_id?: unknown }): Promise<Administrator> {
     const p = new Problems();
     const email = text(p, 'email', input.email, 320).toLowerCase();

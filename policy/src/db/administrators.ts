@@ -58,6 +58,13 @@ export class AdministratorStore {
       .run(t.id, t.admin_id, t.name, t.token_hash, t.display, t.created_at);
   }
 
+  /** Tokens of the given administrators, newest first. */
+  listTokens(adminIds: readonly string[]): AdminToken[] {
+    if (adminIds.length === 0) return [];
+    const marks = adminIds.map(() => '?').join(', ');
+    return this.db.prepare(`SELECT * FROM admin_tokens WHERE admin_id IN (${marks}) ORDER BY created_at DESC, id`).all(...adminIds) as AdminToken[];
+  }
+
   tokenById(id: string): AdminToken | undefined {
     return this.db.prepare('SELECT * FROM admin_tokens WHERE id = ?').get(id) as AdminToken | undefined;
   }

@@ -145,4 +145,22 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     expect(lines[0]).to.equal('date,model,environment,requests,billable_units,cost_gbp');
     expect(lines[1]).to.match(/^\d{4}-\d{2}-\d{2},alpha-sonnet-4-6,live,3,\d+,\d+\.\d{6}$/);
   });
+
+  it('creates an admin API token shown once, which the API accepts until it is revoked here', async function () {
+    await page.goto(admin('/admins'));
+    await page.getByLabel('Name').fill('deploy script');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = await page.getByTestId('secret').inputValue();
+    expect(token).to.match(/^gw_admin_[A-Za-z0-9]{32}$/);
+    await shot('12-admin-token-created');
+    const call = () => fetch(admin('/admin/v1/accounts'), { headers: { authorization: `Bearer ${token}` } });
+    expect((await call()).status).to.equal(200);
+    await page.goto(admin('/admins'));
+    expect(await page.content()).to.not.contain(token);
+    await page.locator('tr', { hasText: 'deploy script' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(/\/admins$/);
+    expect(await page.locator('tr', { hasText: 'deploy script' }).innerText()).to.contain('revoked');
+    await shot('13-administrators');
+    expect((await call()).status).to.equal(401);
+  });
 });

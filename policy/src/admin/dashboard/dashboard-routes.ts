@@ -8,6 +8,7 @@ import type { AdminService } from '../admin-service.js';
 import { toGatewayError } from '../http/api-routes.js';
 import { cookieValue, setCookie, sourceAddress } from '../http/security.js';
 import { accountsPage, auditPage, overviewPage } from './account-pages.js';
+import { administratorsPage } from './admin-pages.js';
 import { APP_CSS, APP_JS } from './assets.js';
 import { lastDays } from './daily-chart.js';
 import { html, type Html } from './html.js';
@@ -188,6 +189,18 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
     const account = service.getAccount(ctx.session.caller, p(req, 'id'));
     return hygienePage(ctx, account.id, service.hygiene(ctx.session.caller, account.id));
   }));
+  const adminsPage = (ctx: PageContext, created?: Parameters<typeof administratorsPage>[3]) =>
+    administratorsPage(ctx, service.administrators.listAdmins(ctx.session.caller), service.administrators.listTokens(ctx.session.caller), created);
+  router.get('/admins', show((ctx) => adminsPage(ctx)));
+  router.post('/admins/tokens', show((ctx, req) => {
+    const created = service.administrators.createToken(ctx.session.caller, { email: ctx.session.admin.email, name: field(req, 'name') });
+    return adminsPage(ctx, created);
+  }));
+  router.post('/admins/tokens/:id/revoke', show((ctx, req, res) => {
+    service.administrators.revokeToken(ctx.session.caller, p(req, 'id'));
+    res.redirect(303, '/admins');
+  }));
+
   router.get('/audit', show((ctx, req) => {
     const account = typeof req.query['account'] === 'string' && req.query['account'] !== '' ? req.query['account'] : undefined;
     return auditPage(ctx, service.auditTrail(ctx.session.caller, account), account);
