@@ -1,14 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { UpstreamBodyTimeoutError, UpstreamError, UpstreamHeadersTimeoutError, type GatewayError } from '@gateway/shared';
-import { abortReason, type Exchange, type ExchangeResult, type Responder } from '../../exchange.js';
-import { parseMessage, writeMessageJson } from '../../relay/message-json.js';
-import { SseRelay, type StreamEvent } from '../../relay/sse-relay.js';
-import { UsageTap } from '../../relay/usage-tap.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { UpstreamError, type GatewayError } from '@gateway/shared';
+import type { Exchange, ExchangeResult, Responder } from '../../exchange.js';
+import type { SseRelay, StreamEvent } from '../../relay/sse-relay.js';
 import { estimateTokens, requestText } from '../../token-estimate.js';
-import { meteredUsage } from '../metering.js';
-import { readBounded } from '../read-body.js';
-import { errorFromUpstreamNetwork } from '../upstream-errors.js';
+import { UpstreamCall, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
 import { errorFromBedrockException, errorFromBedrockStatus } from './bedrock-errors.js';
 import { bedrockBody, BedrockSigner } from './bedrock-request.js';
 import { EventStreamFrames } from './event-stream-frames.js';
@@ -21,6 +17,7 @@ export interface BedrockUpstreamOptions {
   /** a Bedrock API key to send as a bearer token; SigV4 with the AWS credential chain when absent */
   bearerToken: string | undefined;
   timeoutMs: number;
+  client: Dispatcher;
 }
 
 /**
@@ -28,12 +25,10 @@ export interface BedrockUpstreamOptions {
  * event stream decoded (CRC-checked) and re-emitted as the vendor's SSE, exception frames as `event: error`.
  */
 export class BedrockUpstream implements Responder {
-  private readonly signer: BedrockSigner;
-  private readonly agent: HttpAgent | HttpsAgent;
+  private readonly adapter: BedrockAdapter;
 
   constructor(private readonly o: BedrockUpstreamOptions) {
-    this.signer = new BedrockSigner(o.bearerToken);
-    this.agent = o.url.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.adapter = new BedrockAdapter(o.url, new BedrockSigner(o.bearerToken));
   }
 
   async countTokens(body: Record<string, unknown>): Promise<number> {
@@ -41,155 +36,82 @@ export class BedrockUpstream implements Responder {
     return Math.max(1, estimateTokens(requestText(body)));
   }
 
-  async respond(x: Exchange): Promise<ExchangeResult> {
+  respond(x: Exchange): Promise<ExchangeResult> {
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs).run();
+  }
+}
+
+class BedrockAdapter implements PlatformAdapter {
+  constructor(private readonly urlTemplate: string, private readonly signer: BedrockSigner) {}
+
+  async build(x: Exchange): Promise<UpstreamRequest> {
     const region = x.grant.route.call_region;
-    const base = this.o.url.replaceAll('{region}', region).replace(/\/+$/, '');
+    const base = this.urlTemplate.replaceAll('{region}', region).replace(/\/+$/, '');
     const op = x.stream ? 'invoke-with-response-stream' : 'invoke';
     const url = new URL(`${base}/model/${encodeURIComponent(x.grant.route.upstream_model)}/${op}`);
     const body = bedrockBody(x.body, x.req.headers['anthropic-beta']);
     const signed = await this.signer.sign(url, region, body, x.stream ? 'application/vnd.amazon.eventstream' : 'application/json');
-    return new Call(x, this.o.timeoutMs).run(signed.url, signed.headers, body, this.agent);
+    return { origin: url.origin, path: `${url.pathname}${url.search}`, headers: signed.headers, body };
+  }
+
+  streams(x: Exchange): boolean {
+    return x.stream;
+  }
+
+  decoder(relay: SseRelay, x: Exchange): StreamDecoder {
+    return new BedrockStreamDecoder(relay, x.grant.model);
+  }
+
+  errorFromStatus(status: number, headers: IncomingHttpHeaders, body: string): GatewayError {
+    return errorFromBedrockStatus(status, String(headers['x-amzn-errortype'] ?? ''), body);
   }
 }
 
-/** One InvokeModel call: its timers, its abort, its metering. */
-class Call {
-  private tap = new UsageTap();
-  private req: ClientRequest | undefined;
-  private res: IncomingMessage | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private done = false;
-  private resolve!: (r: ExchangeResult) => void;
+/** Bedrock's binary event-stream frames as the vendor's SSE; an exception frame ends the call with its error. */
+class BedrockStreamDecoder implements StreamDecoder {
+  private readonly frames = new EventStreamFrames();
+  readonly sawError = false;
 
-  constructor(private readonly x: Exchange, private readonly timeoutMs: number) {}
+  constructor(private readonly relay: SseRelay, private readonly alias: string) {}
 
-  run(url: URL, headers: Record<string, string>, body: Buffer, agent: HttpAgent | HttpsAgent): Promise<ExchangeResult> {
-    return new Promise((resolve) => {
-      this.resolve = resolve;
-      const onAbort = (): void => {
-        const reason = abortReason(this.x.signal);
-        // Billed only if the request had gone out (an abort during signing bills nothing).
-        this.finish({ usage: meteredUsage(this.tap, this.x.body, this.req !== undefined), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) });
-      };
-      if (this.x.signal.aborted) return onAbort();
-      this.x.signal.addEventListener('abort', onAbort, { once: true });
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      this.arm(() => this.fail(new UpstreamHeadersTimeoutError(), false));
-      this.req = send(url, { method: 'POST', headers, agent }, (res) => this.onResponse(res));
-      this.req.on('error', (err) => this.fail(errorFromUpstreamNetwork(err), this.res !== undefined));
-      this.req.end(body);
-    });
-  }
-
-  private onResponse(res: IncomingMessage): void {
-    this.res = res;
-    const status = res.statusCode ?? 502;
-    if (status !== 200) {
-      const errorType = String(res.headers['x-amzn-errortype'] ?? '');
-      void readBounded(res, 1024 * 1024).then(
-        (text) => this.fail(errorFromBedrockStatus(status, errorType, text), false),
-        () => this.fail(errorFromBedrockStatus(status, errorType, ''), false),
-      );
-      return;
+  feed(chunk: Buffer): GatewayError | undefined {
+    let decoded;
+    try {
+      decoded = this.frames.push(chunk);
+    } catch {
+      return new UpstreamError('The inference platform sent a corrupt event-stream frame.');
     }
-    if (this.x.stream) this.relayStream(res);
-    else this.relayJson(res);
-  }
-
-  private relayJson(res: IncomingMessage): void {
-    this.arm(() => this.fail(new UpstreamBodyTimeoutError()));
-    void readBounded(res, 64 * 1024 * 1024, () => this.arm(() => this.fail(new UpstreamBodyTimeoutError()))).then(
-      (text) => {
-        const message = parseMessage(text);
-        if (message === undefined) {
-          this.fail(new UpstreamError('The inference platform answered with something that is not a message.'));
-          return;
-        }
-        this.tap.observeMessage(message);
-        message['model'] = this.x.grant.model;
-        writeMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
-        this.finish({ usage: { ...this.tap.usage }, outcome: 'ok' });
-      },
-      () => this.fail(new UpstreamError('The inference platform connection broke before the message was complete.')),
-    );
-  }
-
-  private relayStream(res: IncomingMessage): void {
-    const relay = new SseRelay(this.x.res, this.x.restorer?.createStreamRestorer() ?? null);
-    this.tap = relay.tap;
-    relay.open();
-    const frames = new EventStreamFrames();
-    const idle = (): void => this.arm(() => this.fail(new UpstreamBodyTimeoutError()));
-    idle();
-    res.on('data', (chunk: Buffer) => {
-      if (this.done) return;
-      idle();
-      let decoded;
-      try {
-        decoded = frames.push(chunk);
-      } catch {
-        return this.fail(new UpstreamError('The inference platform sent a corrupt event-stream frame.'));
+    for (const f of decoded) {
+      if (f.messageType === 'exception' || f.messageType === 'error') {
+        return errorFromBedrockException(f.exceptionType ?? 'internalServerException', exceptionMessage(f.payload));
       }
-      for (const f of decoded) {
-        if (f.messageType === 'exception' || f.messageType === 'error') {
-          const message = exceptionMessage(f.payload);
-          return this.fail(errorFromBedrockException(f.exceptionType ?? 'internalServerException', message));
-        }
-        if (f.messageType !== 'event' || f.eventType !== 'chunk') continue;
-        const event = chunkEvent(f.payload);
-        if (event === undefined) return this.fail(new UpstreamError('The inference platform sent a chunk that is not an event.'));
-        this.relayEvent(relay, event);
-      }
-    });
-    const end = (): void => {
-      if (this.done) return;
-      if (relay.tap.stopped) {
-        this.finish({ usage: { ...relay.tap.usage }, outcome: 'ok' });
-        return;
-      }
-      this.fail(new UpstreamError('The inference platform connection was lost mid-stream.'));
-    };
-    res.on('end', end);
-    res.on('close', end);
-    res.on('error', end);
+      if (f.messageType !== 'event' || f.eventType !== 'chunk') continue;
+      const event = chunkEvent(f.payload);
+      if (event === undefined) return new UpstreamError('The inference platform sent a chunk that is not an event.');
+      this.relayEvent(event);
+    }
+    return undefined;
   }
 
   /** The vendor event inside a Bedrock chunk; Bedrock's own metrics are read and not passed on. */
-  private relayEvent(relay: SseRelay, event: { parsed: StreamEvent; raw: string }): void {
+  private relayEvent(event: { parsed: StreamEvent; raw: string }): void {
+    const relay = this.relay;
     const metrics = event.parsed['amazon-bedrock-invocationMetrics'] as { inputTokenCount?: number; outputTokenCount?: number } | undefined;
     if (metrics !== undefined) {
       delete event.parsed['amazon-bedrock-invocationMetrics'];
-      if (!this.tap.reported) {
-        this.tap.observe({ type: 'message_delta', usage: { input_tokens: metrics.inputTokenCount, output_tokens: metrics.outputTokenCount } });
+      if (!relay.tap.reported) {
+        relay.tap.observe({ type: 'message_delta', usage: { input_tokens: metrics.inputTokenCount, output_tokens: metrics.outputTokenCount } });
       }
       relay.send(event.parsed);
       return;
     }
     if (event.parsed.type === 'message_start') {
       const message = event.parsed['message'] as Record<string, unknown> | undefined;
-      if (message !== undefined) message['model'] = this.x.grant.model;
+      if (message !== undefined) message['model'] = this.alias;
       relay.send(event.parsed);
       return;
     }
     relay.send(event.parsed, event.raw);
-  }
-
-  private arm(onTimeout: () => void): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(onTimeout, this.timeoutMs);
-  }
-
-  private fail(error: GatewayError, processed = true): void {
-    this.finish({ usage: meteredUsage(this.tap, this.x.body, processed), outcome: 'upstream_error', error });
-  }
-
-  private finish(r: ExchangeResult): void {
-    if (this.done) return;
-    this.done = true;
-    clearTimeout(this.timer);
-    this.req?.destroy();
-    this.res?.destroy();
-    this.resolve(r);
   }
 }
 

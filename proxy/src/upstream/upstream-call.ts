@@ -1,0 +1,232 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import {
+  UpstreamBodyTimeoutError,
+  UpstreamConnectError,
+  UpstreamError,
+  UpstreamHeadersTimeoutError,
+  type GatewayError,
+} from '@gateway/shared';
+import { abortReason, type Exchange, type ExchangeResult } from '../exchange.js';
+import { parseMessage, writeMessageJson } from '../relay/message-json.js';
+import { SseRelay } from '../relay/sse-relay.js';
+import { UsageTap } from '../relay/usage-tap.js';
+import { meteredUsage } from './metering.js';
+import { errorFromUpstreamNetwork } from './upstream-errors.js';
+
+/** The largest non-streamed Message the gateway buffers (the vendor's are far smaller). */
+const MAX_JSON_BYTES = 64 * 1024 * 1024;
+/** How much of an error answer is read to find the vendor's message. */
+const MAX_ERROR_BYTES = 1024 * 1024;
+
+/** One request to the upstream, as an adapter builds it. */
+export interface UpstreamRequest {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** Turns a streamed 200 answer's bytes into the vendor's SSE on the relay. */
+export interface StreamDecoder {
+  /** Relays what the chunk completes; returns the error that ends the call, if the chunk is not what was expected. */
+  feed(chunk: Buffer): GatewayError | undefined;
+  /** The upstream sent (and the decoder relayed) an error event of its own: the stream ends as upstream_error. */
+  readonly sawError: boolean;
+}
+
+/** What differs between platforms: building the request, decoding a chunk, mapping a status. */
+export interface PlatformAdapter {
+  build(x: Exchange): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Whether a 200 answer is an event stream (else a whole Message). */
+  streams(x: Exchange, headers: IncomingHttpHeaders): boolean;
+  decoder(relay: SseRelay, x: Exchange): StreamDecoder;
+  errorFromStatus(status: number, headers: IncomingHttpHeaders, body: string): GatewayError;
+}
+
+type Phase = 'before' | 'error' | 'json' | 'stream';
+
+/**
+ * One call to the upstream, from dispatch to settlement: the one lifecycle both platforms share. It owns the
+ * timeouts (connect, headers and body-idle, each its own error: 502, 504, 504 — enforced by undici's dispatcher),
+ * the abort (client gone or key revoked), the relay of the answer, and the metering of what the upstream
+ * generated. It settles exactly once; after that it stops the upstream and ignores whatever else arrives.
+ */
+export class UpstreamCall implements Dispatcher.DispatchHandler {
+  private tap = new UsageTap();
+  private controller: Dispatcher.DispatchController | undefined;
+  /** The request went out, so a later failure may have cost the upstream work. */
+  private sent = false;
+  private ended = false;
+  private done = false;
+  private phase: Phase = 'before';
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private decoder: StreamDecoder | undefined;
+  private resolve: (r: ExchangeResult) => void = () => undefined;
+  private readonly onAbort = (): void => this.abort();
+  private readonly onDrain = (): void => this.controller?.resume();
+
+  constructor(
+    private readonly x: Exchange,
+    private readonly dispatcher: Dispatcher,
+    private readonly adapter: PlatformAdapter,
+    private readonly timeoutMs: number,
+  ) {}
+
+  run(): Promise<ExchangeResult> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      if (this.x.signal.aborted) return this.abort();
+      this.x.signal.addEventListener('abort', this.onAbort, { once: true });
+      let built: UpstreamRequest | Promise<UpstreamRequest>;
+      try {
+        built = this.adapter.build(this.x);
+      } catch (err) {
+        return this.fail(err instanceof Error && 'status' in err ? (err as GatewayError) : new UpstreamError('The upstream request could not be built.', { cause: err }), false);
+      }
+      if (built instanceof Promise) {
+        built.then(
+          (r) => this.dispatch(r),
+          (err: unknown) => this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false),
+        );
+      } else this.dispatch(built);
+    });
+  }
+
+  private dispatch(r: UpstreamRequest): void {
+    if (this.done) return; // aborted while the request was being built
+    this.sent = true;
+    try {
+      this.dispatcher.dispatch(
+        { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body: r.body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
+        this,
+      );
+    } catch (err) {
+      this.onResponseError(undefined, err as Error);
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.done) controller.abort(new Error('settled'));
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    this.controller = controller;
+    if (this.done || status < 200) return;
+    this.status = status;
+    this.headers = headers;
+    if (status !== 200) {
+      this.phase = 'error';
+      return;
+    }
+    if (!this.adapter.streams(this.x, headers)) {
+      this.phase = 'json';
+      return;
+    }
+    this.phase = 'stream';
+    const relay = new SseRelay(this.x.res, this.x.restorer?.createStreamRestorer() ?? null);
+    this.tap = relay.tap;
+    relay.open();
+    this.decoder = this.adapter.decoder(relay, this.x);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return;
+    if (this.phase === 'stream') {
+      const error = (this.decoder as StreamDecoder).feed(chunk);
+      if (error !== undefined) return this.fail(error);
+      // A client reading slower than the upstream writes: hold the upstream rather than buffer in memory.
+      if (this.x.res.writableNeedDrain && !controller.paused) {
+        controller.pause();
+        this.x.res.once('drain', this.onDrain);
+      }
+      return;
+    }
+    this.size += chunk.length;
+    const limit = this.phase === 'error' ? MAX_ERROR_BYTES : MAX_JSON_BYTES;
+    if (this.size > limit) {
+      if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false);
+      return this.fail(new UpstreamError('The upstream answered with a message too large to relay.'));
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    if (this.done) return;
+    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, this.bodyText()), false);
+    if (this.phase === 'json') return this.relayMessage(this.bodyText());
+    const decoder = this.decoder as StreamDecoder;
+    if (this.tap.stopped || decoder.sawError) {
+      this.settle({ usage: this.metered(true), outcome: decoder.sawError ? 'upstream_error' : 'ok' });
+      return;
+    }
+    this.fail(new UpstreamError('The upstream connection was lost mid-stream.'));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    this.ended = true;
+    if (this.done) return;
+    const code = (err as { code?: unknown }).code;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.fail(new UpstreamConnectError('Could not connect to the upstream in time.', { cause: err }), false);
+    // No answer at all in time: nothing was reported or seen, so nothing is billed.
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return this.fail(new UpstreamHeadersTimeoutError(), false);
+    if (code === 'UND_ERR_BODY_TIMEOUT') return this.fail(new UpstreamBodyTimeoutError());
+    if (this.phase === 'before') return this.fail(errorFromUpstreamNetwork(err), false);
+    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false);
+    if (this.phase === 'json') return this.fail(new UpstreamError('The upstream connection broke before the message was complete.'));
+    this.fail(new UpstreamError('The upstream connection was lost mid-stream.'));
+  }
+
+  private relayMessage(text: string): void {
+    const message = parseMessage(text);
+    if (message === undefined) return this.fail(new UpstreamError('The upstream answered with something that is not a message.'));
+    this.tap.observeMessage(message);
+    message['model'] = this.x.grant.model;
+    writeMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
+    this.settle({ usage: { ...this.tap.usage }, outcome: 'ok' });
+  }
+
+  private bodyText(): string {
+    const text = Buffer.concat(this.chunks, Math.min(this.size, MAX_JSON_BYTES)).toString('utf8');
+    this.chunks = [];
+    return text;
+  }
+
+  /** The client left or the key was revoked: stop the upstream at once and meter what was generated. */
+  private abort(): void {
+    const reason = abortReason(this.x.signal);
+    this.settle({
+      usage: this.metered(this.sent),
+      outcome: reason === undefined ? 'client_disconnect' : 'revoked',
+      ...(reason === undefined ? {} : { error: reason }),
+    });
+  }
+
+  /** `processed`: the upstream accepted the request (it failed later), so what it used is metered. */
+  private fail(error: GatewayError, processed = true): void {
+    if (this.done) return;
+    // The client went away first: that is a disconnect, not a failure.
+    if (this.x.signal.aborted || this.x.res.destroyed) return this.abort();
+    this.settle({ usage: this.metered(processed), outcome: 'upstream_error', error });
+  }
+
+  private metered(processed: boolean) {
+    return meteredUsage(this.tap, this.x.body, processed);
+  }
+
+  /** Settles once; then stops the upstream (its connection is dropped, not returned to the pool). */
+  private settle(r: ExchangeResult): void {
+    if (this.done) return;
+    this.done = true;
+    this.chunks = [];
+    this.x.signal.removeEventListener('abort', this.onAbort);
+    this.x.res.off('drain', this.onDrain);
+    this.resolve(r);
+    if (!this.ended) this.controller?.abort(new Error('the gateway settled the call'));
+  }
+}
