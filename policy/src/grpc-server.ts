@@ -24,6 +24,7 @@ import type { CounterStore } from './counters/counter-store.js';
 import type { Db } from './db/database.js';
 import type { UsageLedger } from './db/usage-ledger.js';
 import { callableModels } from './decision-rules.js';
+import { dependenciesOk } from './health.js';
 import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
 import type { PolicyMetrics } from './policy-metrics.js';
@@ -138,7 +139,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
 }
 
 /** The Policy gRPC service: thin handlers over the decision service. */
-export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void } {
+export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void; openSessions: () => number } {
   const { decisions, keys, catalogue, ledger, log } = deps;
   const watchers = new Set<grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>>();
   const sessions = new Set<SessionHandle>();
@@ -199,18 +200,11 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', async () => {
-      let database_ok = true;
-      try {
-        deps.db.prepare('SELECT 1').get();
-      } catch {
-        database_ok = false;
-      }
-      return { counter_store_ok: await deps.counters.ping(), database_ok };
-    }),
+    Health: unary(log, 'Health', () => dependenciesOk(deps.db, deps.counters)),
   });
   return {
     server,
+    openSessions: () => sessions.size,
     closeStreams: () => {
       unsubscribe();
       for (const w of watchers) w.end();

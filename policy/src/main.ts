@@ -2,6 +2,9 @@
 import { ConfigError, createLogger, loadConfig } from '@gateway/shared';
 import { runPolicy } from './run.js';
 
+/** Beyond the drain timeout, how long shutting down may take before the process exits anyway. */
+const EXIT_MARGIN_MS = 10_000;
+
 /** Entry point: only wiring. */
 async function main(): Promise<void> {
   let config;
@@ -13,9 +16,19 @@ async function main(): Promise<void> {
   }
   const log = createLogger('policy', config.logLevel);
   const running = await runPolicy(config, log, (line) => process.stdout.write(`${line}\n`));
-  const shutdown = (signal: string): void => {
-    log.info({ signal }, 'shutting down');
-    running.stop().then(
+  // A container runtime signals the whole process group, and a supervisor may forward the same signal: the
+  // first starts the drain, later ones are noted and change nothing (a second SIGTERM must not cut streams).
+  let stopping = false;
+  const shutdown = (reason: string, options?: { graceMs: number }): void => {
+    if (stopping) {
+      log.info({ reason }, 'already draining');
+      return;
+    }
+    stopping = true;
+    log.info({ reason }, 'shutting down');
+    // Should the drain itself hang, the process still ends.
+    setTimeout(() => process.exit(1), config.drain.timeoutMs + EXIT_MARGIN_MS).unref();
+    running.stop(options).then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed');
@@ -23,8 +36,11 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  // Started by a supervisor over an IPC channel (npm start): when the supervisor is gone, so is this process,
+  // and it stops listening at once so that a new supervisor can take the ports.
+  if (process.send !== undefined) process.on('disconnect', () => shutdown('supervisor gone', { graceMs: 0 }));
 }
 
 main().catch((err: unknown) => {

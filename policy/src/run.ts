@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
@@ -11,11 +12,16 @@ import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
 import { KeyCache } from './key-cache.js';
 import { LastUsedTracker } from './last-used.js';
+import { PolicyHealth } from './health.js';
 import { PolicyMetrics } from './policy-metrics.js';
+
+/** After the sessions have closed, how long RPCs still running may take to answer before the server closes. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface RunningPolicy {
   port: number;
-  stop(): Promise<void>;
+  /** Drains, then closes everything. `graceMs` 0 (the supervisor is gone): no wait for the proxies' streams. */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Starts the policy service: database, catalogue, counters, key cache, gRPC server. */
@@ -49,7 +55,9 @@ export async function runPolicy(
   const decisions = new DecisionService({ keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log });
   const registry = createRegistry('policy');
   const metrics = new PolicyMetrics(registry);
-  const { server, closeStreams } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
+  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
+  const health = new PolicyHealth(db, counters, log);
+  health.addTo(server);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
@@ -59,17 +67,26 @@ export async function runPolicy(
     );
   });
   // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
+  await health.start(1_000);
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
   const adminServer = await startAdmin(config, db, catalogue, counters, log);
   log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
 
   return {
     port,
-    async stop() {
+    async stop(options = {}) {
+      // Drain: NOT_SERVING at once, but the proxies' decision streams are served until they close them (a
+      // draining proxy still reports the usage of its last requests) or the drain timeout passes.
+      health.drain();
+      const deadline = Date.now() + (options.graceMs === 0 ? 0 : config.drain.timeoutMs);
+      while (openSessions() > 0 && Date.now() < deadline) await sleep(100);
       closeStreams();
       metricsServer.server.close();
       await adminServer.close();
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // RPCs still running get a few seconds to answer; then the server is closed under them.
+      await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), sleep(SHUTDOWN_GRACE_MS)]);
+      server.forceShutdown();
+      health.stop();
       keys.stop();
       lastUsed.stop();
       await counters.close();

@@ -17,6 +17,12 @@ export function createApp(deps: ProxyDeps): Express {
   app.set('etag', false);
 
   app.use(assignRequestId);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    deps.lifecycle.track(res);
+    // While draining, no connection is kept for another request: clients reconnect to a proxy that stays.
+    if (deps.lifecycle.draining) res.setHeader('connection', 'close');
+    next();
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const route = routeLabel(req.path);

@@ -1,4 +1,4 @@
-import { AuthenticationError, type LeaseRefWire, type Logger, type PolicyClient } from '@gateway/shared';
+import { AuthenticationError, type GatewayError, type LeaseRefWire, type Logger, type PolicyClient } from '@gateway/shared';
 
 interface InFlight {
   keyId: string;
@@ -47,6 +47,11 @@ export class InflightRegistry {
 
   remove(requestId: string): void {
     this.byRequest.delete(requestId);
+  }
+
+  /** Cuts every request in flight with `reason` (what the client is sent: a stream's `event: error`). */
+  abortAll(reason: GatewayError): void {
+    for (const f of this.byRequest.values()) if (!f.controller.signal.aborted) f.controller.abort(reason);
   }
 
   revoke(keyId: string): void {

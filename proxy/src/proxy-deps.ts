@@ -1,4 +1,5 @@
 import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
+import type { Lifecycle } from './drain.js';
 import type { Responder } from './exchange.js';
 import type { DetectMany } from './privacy/index.js';
 import type { ClientAddressResolver } from './http/client-address.js';
@@ -21,4 +22,6 @@ export interface ProxyDeps {
   stub: Responder;
   /** live keys */
   upstream: Responder;
+  /** draining after SIGTERM */
+  lifecycle: Lifecycle;
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
+import { drain, Lifecycle } from './drain.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
 import { ClientAddressResolver } from './http/client-address.js';
 import { answerParserErrors } from './http/client-error.js';
@@ -18,7 +19,8 @@ import { UsageSpool } from './usage-spool.js';
 export interface RunningProxy {
   port: number;
   metricsPort: number;
-  stop(): Promise<void>;
+  /** Drains (CONTRACT.md: SIGTERM), then closes everything. `graceMs` 0: stop listening at once. */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
@@ -31,7 +33,9 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   reporter.start(1_000);
   // One detector thread per spare core (at least one): large requests are scanned there.
   const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1), (err) => log.error({ err }, 'a detector thread failed; replacing it'));
+  const lifecycle = new Lifecycle();
   const app = createApp({
+    lifecycle,
     config,
     log,
     policy,
@@ -58,11 +62,11 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   return {
     port,
     metricsPort: metrics.port,
-    async stop() {
+    async stop(options = {}) {
+      const graceMs = options.graceMs ?? config.drain.graceMs;
+      if (graceMs === 0) metrics.server.close();
+      await drain({ server, lifecycle, inflight, reporter, log, timeoutMs: config.drain.timeoutMs, graceMs });
       inflight.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await reporter.drain();
       metrics.server.close();
       policy.close();
       await detectors.close();

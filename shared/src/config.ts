@@ -45,6 +45,11 @@ export interface GatewayConfig {
     /** from connecting to the end of the request's body; responses (streams) are not limited by it */
     readonly requestTimeoutMs: number;
   };
+  /**
+   * SIGTERM: readiness turns false at once; new connections are still accepted for `graceMs` (so load balancers
+   * notice), then refused; running requests and streams may finish for up to `timeoutMs` from the signal.
+   */
+  readonly drain: { readonly timeoutMs: number; readonly graceMs: number };
 }
 
 export class ConfigError extends Error {
@@ -158,7 +163,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
       headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
       requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
     },
+    drain: {
+      timeoutMs: int('DRAIN_TIMEOUT_MS', 30_000, 0, 3_600_000),
+      graceMs: int('DRAIN_GRACE_MS', 2_000, 0, 600_000),
+    },
   };
+  if (config.drain.graceMs > config.drain.timeoutMs) problems.push('DRAIN_GRACE_MS must not be greater than DRAIN_TIMEOUT_MS');
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be greater than REQUEST_TIMEOUT_MS');
   }

@@ -134,6 +134,10 @@ export class TestGateway {
       METRICS_PORT: '0',
       ADMIN_PORT: '0',
       PORT: '0',
+      // Tests stop and restart processes often: no load-balancer grace, and a short drain (the drain tests set
+      // their own). A stopped policy service waits at most this long for its proxies' decision streams.
+      DRAIN_GRACE_MS: '0',
+      DRAIN_TIMEOUT_MS: '1000',
       ...(this.options.redis === undefined ? {} : { REDIS_URL: this.options.redis.url, REDIS_KEY_PREFIX: this.options.redis.keyPrefix }),
       ...this.options.env,
     };
