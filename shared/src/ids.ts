@@ -1,17 +1,29 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomFillSync, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * CSPRNG bytes drawn 4 KiB at a time and each used once: ids are made on every request, and one call into the
+ * CSPRNG per id (with its Buffer) cost more than the id itself (the uuid package pools the same way).
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++] as number;
+}
 
 /** `length` base62 characters from the CSPRNG, without modulo bias. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    const bytes = randomBytes(length * 2);
-    for (const b of bytes) {
-      // 248 = 4 × 62: bytes at or above it would favour the first characters.
-      if (b < 248) out += BASE62[b % 62];
-      if (out.length === length) break;
-    }
+    const b = randomByte();
+    // 248 = 4 × 62: bytes at or above it would favour the first characters.
+    if (b < 248) out += BASE62[b % 62];
   }
   return out;
 }

@@ -9,7 +9,11 @@ export function writeMessageJson(
   requestId: string,
 ): void {
   if (restorer !== null) restorer.restoreMessage(message);
-  const body = JSON.stringify(message);
+  writeJson(res, JSON.stringify(message), requestId);
+}
+
+/** A serialised Message as the response body. The route ends the response. */
+export function writeJson(res: ServerResponse, body: string, requestId: string): void {
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json');
   res.setHeader('request-id', requestId);

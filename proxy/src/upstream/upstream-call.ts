@@ -8,7 +8,8 @@ import {
   type GatewayError,
 } from '@gateway/shared';
 import { abortReason, type Exchange, type ExchangeResult } from '../exchange.js';
-import { parseMessage, writeMessageJson } from '../relay/message-json.js';
+import { parseMessage, writeJson, writeMessageJson } from '../relay/message-json.js';
+import { replaceTopLevelString } from '../relay/top-level-string.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
 import { meteredUsage } from './metering.js';
@@ -186,8 +187,13 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     const message = parseMessage(text);
     if (message === undefined) return this.fail(new UpstreamError('The upstream answered with something that is not a message.'));
     this.tap.observeMessage(message);
-    message['model'] = this.x.grant.model;
-    writeMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
+    // Nothing to restore: the upstream's own bytes go out with only `model` changed, not a second serialisation.
+    const spliced = this.x.restorer === null ? replaceTopLevelString(text, 'model', this.x.grant.model) : undefined;
+    if (spliced !== undefined) writeJson(this.x.res, spliced, this.x.requestId);
+    else {
+      message['model'] = this.x.grant.model;
+      writeMessageJson(this.x.res, message, this.x.restorer, this.x.requestId);
+    }
     this.settle({ usage: { ...this.tap.usage }, outcome: 'ok' });
   }
 
