@@ -222,6 +222,33 @@ describe('live keys through a Messages-API upstream', function () {
     expect(logs).to.not.contain('4111');
   });
 
+  it('answers 502 when the upstream cannot be connected to, streamed or not, and bills nothing', async function () {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const down = await new TestGateway({ env: { UPSTREAM_URL: `http://127.0.0.1:${port}/{region}/v1`, UPSTREAM_API_KEY: UPSTREAM_KEY } }).start();
+    try {
+      const k = await createKey(down, { env: 'live' });
+      for (const stream of [false, true]) {
+        const r = await fetch(down.url('/v1/messages'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': k.key },
+          body: JSON.stringify({ ...hello(), stream }),
+        });
+        const body = (await r.json()) as { error: { type: string } };
+        expect(r.status).to.equal(502);
+        expect(body.error.type).to.equal('api_error');
+      }
+      const rows = await waitForLedger(down.dataDir, (x) => x.length === 2);
+      expect(rows.map((x) => [x.outcome, x.input_tokens, x.output_tokens])).to.deep.equal([['upstream_error', 0, 0], ['upstream_error', 0, 0]]);
+      // its own error type (502), apart from a headers or body timeout (504)
+      expect(down.proxiesRunning.flatMap((p) => p.output).join('\n')).to.contain('upstream_connect_failed');
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('never calls a region but eu-west-2 for a uk key, and never tries another region when it fails', async function () {
     fake.setBehaviour({});
     for (const model of ['alpha-sonnet-4-6', 'alpha-opus-4-6', 'alpha-sonnet-4-6-20260217']) {
