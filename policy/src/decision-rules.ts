@@ -34,7 +34,7 @@ export function authenticate(
 /** A source outside allowed_ips gets the same 403 as a model the key may not call. */
 export function checkSource(entry: CachedKey, sourceIp: string): GatewayError | undefined {
   if (entry.allowlist === null) return undefined;
-  return entry.allowlist.allows(sourceIp) ? undefined : new PermissionDeniedError();
+  return entry.allowlist.allows(sourceIp) ? undefined : new PermissionDeniedError('ip');
 }
 
 export function resolveModel(catalogue: ModelCatalogue, model: string): CatalogueModel | GatewayError {
@@ -58,7 +58,7 @@ export function modelPermitted(entry: CachedKey, model: CatalogueModel): boolean
 }
 
 export function checkModelPermitted(entry: CachedKey, model: CatalogueModel): GatewayError | undefined {
-  return modelPermitted(entry, model) ? undefined : new PermissionDeniedError();
+  return modelPermitted(entry, model) ? undefined : new PermissionDeniedError('model');
 }
 
 /** The route inside the key's tier. There is no fallback: a model without one is refused, never widened. */

@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits, type BillingPeriod } from './billing.js';
 import type { ModelCatalogue } from './catalogue.js';
 import type { AdmitRequest, CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
-import type { UsageLedger } from './db/usage-ledger.js';
+import type { LedgerEntry, UsageLedger } from './db/usage-ledger.js';
 import {
   authenticate,
   checkMaxTokens,
@@ -45,6 +45,8 @@ export interface DecisionServiceDeps {
   now?: () => number;
   /** How long a concurrency refusal waits for releases in flight from other proxies before it stands (ms). */
   concurrencyRecheckMs?: number;
+  /** Hears each usage row the first time it is written to the ledger (metrics). */
+  onRecorded?: (entry: LedgerEntry) => void;
 }
 
 /** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
@@ -146,6 +148,8 @@ export class DecisionService {
       if (admitted.reason === 'concurrency') {
         return deny(decision_id, position, new RateLimitError(
           `Concurrency limit exceeded: at most ${entry.limits.concurrency} requests in flight at once.`,
+          undefined,
+          'concurrency',
         ));
       }
       return deny(decision_id, position, new QuotaExceededError(
@@ -205,7 +209,7 @@ export class DecisionService {
     const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
     const account = this.d.keys.accountOf(r.account_id);
     const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
-    const recorded = await this.d.ledger.recordSoon({
+    const entry: LedgerEntry = {
       request_id: r.request_id,
       account_id: r.account_id,
       key_id: r.key_id,
@@ -220,7 +224,9 @@ export class DecisionService {
       outcome: r.outcome,
       finished_at_ms: finishedMs,
       period_start_ms: period.startMs,
-    });
+    };
+    const recorded = await this.d.ledger.recordSoon(entry);
+    if (recorded) this.d.onRecorded?.(entry);
     try {
       await released;
       await this.countIntoAllowance(r.request_id, period);

@@ -27,7 +27,7 @@ import { callableModels } from './decision-rules.js';
 import { dependenciesOk } from './health.js';
 import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
-import type { PolicyMetrics } from './policy-metrics.js';
+import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelPage } from './models-list.js';
 import { usageSummary } from './usage-summary.js';
 
@@ -106,7 +106,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
       decisions.decide(req).then(
         (d) => {
           stop();
-          metrics.decisions.inc({ operation: req.operation, outcome: d.outcome === 'deny' ? d.deny?.error_type ?? 'deny' : d.outcome ?? '' });
+          metrics.decisions.inc({ operation: req.operation, outcome: d.outcome ?? '', reason: d.outcome === 'deny' ? decisionReason(d.deny?.code ?? '') : 'none' });
           send({ id, body: 'decision', decision: d });
         },
         (err: unknown) => fault(id, 'Decide', err),

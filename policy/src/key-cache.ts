@@ -56,6 +56,11 @@ export class KeyCache {
   }
 
   /** The key for a well-formed key string, or undefined when no such key exists. */
+  /** Keys held in the cache. */
+  get size(): number {
+    return this.byHash.size;
+  }
+
   lookup(apiKey: string): CachedKey | undefined {
     const hash = hashApiKey(apiKey);
     const hit = this.byHash.get(hash);

@@ -1,30 +1,107 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
-/** The policy service's metrics, on the one registry of the process; labels stay low-cardinality. */
+/** Sub-millisecond to a second: one decision, one counter-store call, one ledger batch. */
+const FAST_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
+
+/** Why a decision refused, from the error's stable code: a small fixed set (the proxy uses the same words). */
+const REASON_BY_CODE: Readonly<Record<string, string>> = {
+  authentication_failed: 'auth',
+  not_permitted_ip: 'ip',
+  not_permitted_model: 'model',
+  residency_unavailable: 'residency',
+  rate_limited: 'rate',
+  concurrency_limited: 'concurrency',
+  quota_exceeded: 'quota',
+  invalid_request: 'invalid',
+  not_found: 'invalid',
+  unavailable: 'unavailable',
+};
+
+export function decisionReason(code: string): string {
+  return REASON_BY_CODE[code] ?? 'other';
+}
+
+/**
+ * The policy service's metrics (CONTRACT.md "Operating it"), on the one registry of the process. Labels stay
+ * low-cardinality: operations, outcomes, reasons, counter-store operations, catalogue model aliases, environments.
+ */
 export class PolicyMetrics {
-  readonly decisions: Counter<'operation' | 'outcome'>;
+  readonly decisions: Counter<'operation' | 'outcome' | 'reason'>;
   readonly decisionSeconds: Histogram<'operation'>;
   readonly usageReports: Counter<'result'>;
+  readonly counterStoreSeconds: Histogram<'op'>;
+  readonly counterStoreErrors: Counter<'op'>;
+  readonly ledgerWriteSeconds: Histogram;
+  readonly billableUnits: Counter<'model' | 'environment'>;
+  readonly costGbp: Counter<'model'>;
 
-  constructor(registry: Registry) {
+  constructor(registry: Registry, sources: { leasesHeld: () => number; cachedKeys: () => number }) {
+    const registers = [registry];
     this.decisions = new Counter({
       name: 'gateway_policy_decisions_total',
-      help: 'Decisions made, by operation and outcome (allow, or the error type of the refusal).',
-      labelNames: ['operation', 'outcome'],
-      registers: [registry],
+      help: 'Decisions made, by operation, outcome (allow, deny) and reason of a refusal (auth, ip, model, residency, rate, concurrency, quota, invalid, unavailable; none when allowed).',
+      labelNames: ['operation', 'outcome', 'reason'],
+      registers,
     });
     this.decisionSeconds = new Histogram({
       name: 'gateway_policy_decision_duration_seconds',
       help: 'Time to make one decision, counters included.',
       labelNames: ['operation'],
-      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
-      registers: [registry],
+      buckets: FAST_BUCKETS,
+      registers,
     });
     this.usageReports = new Counter({
       name: 'gateway_policy_usage_reports_total',
       help: 'Usage reports received: recorded, or replay (already in the ledger).',
       labelNames: ['result'],
-      registers: [registry],
+      registers,
+    });
+    this.counterStoreSeconds = new Histogram({
+      name: 'gateway_policy_counter_store_duration_seconds',
+      help: 'Time of one counter-store call (Redis round trip, or in-process), by operation.',
+      labelNames: ['op'],
+      buckets: FAST_BUCKETS,
+      registers,
+    });
+    this.counterStoreErrors = new Counter({
+      name: 'gateway_policy_counter_store_errors_total',
+      help: 'Counter-store calls that failed (Redis down or too slow), by operation: such decisions are refused with 503.',
+      labelNames: ['op'],
+      registers,
+    });
+    new Gauge({
+      name: 'gateway_policy_leases_held',
+      help: 'Concurrency leases this policy service granted that are neither released nor expired.',
+      registers,
+      collect() {
+        this.set(sources.leasesHeld());
+      },
+    });
+    this.ledgerWriteSeconds = new Histogram({
+      name: 'gateway_policy_ledger_write_duration_seconds',
+      help: 'Time of one ledger write transaction (a batch of usage reports) in SQLite.',
+      buckets: FAST_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'gateway_policy_key_cache_keys',
+      help: 'API keys held in the policy service\'s key cache.',
+      registers,
+      collect() {
+        this.set(sources.cachedKeys());
+      },
+    });
+    this.billableUnits = new Counter({
+      name: 'gateway_billable_units_total',
+      help: 'Billable units recorded in the ledger, by model alias and environment (test traffic is recorded, never billed).',
+      labelNames: ['model', 'environment'],
+      registers,
+    });
+    this.costGbp = new Counter({
+      name: 'gateway_cost_gbp_total',
+      help: 'Cost of live usage recorded in the ledger, in GBP, by model alias.',
+      labelNames: ['model'],
+      registers,
     });
   }
 }

@@ -4,7 +4,9 @@ import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
+import { COST_UNITS_PER_GBP } from './billing.js';
 import { createCounterStore } from './counters/create-counter-store.js';
+import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
 import { AdminStore } from './db/admin-store.js';
 import { openDatabase } from './db/database.js';
 import { UsageLedger } from './db/usage-ledger.js';
@@ -33,8 +35,14 @@ export async function runPolicy(
   const db = openDatabase(config.databaseFile);
   const admin = new AdminStore(db);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
-  const ledger = new UsageLedger(db);
-  const counters = await createCounterStore(config, (accountId, startMs, endMs) => ledger.seedUsedUnits(accountId, startMs, endMs), log);
+  const registry = createRegistry('policy');
+  // The gauges read the key cache and the lease book when scraped, after both exist.
+  const metrics: PolicyMetrics = new PolicyMetrics(registry, { leasesHeld: (): number => counters.leasesHeld(), cachedKeys: (): number => keys.size });
+  const ledger = new UsageLedger(db, Date.now, (seconds) => metrics.ledgerWriteSeconds.observe(seconds));
+  const counters: InstrumentedCounterStore = new InstrumentedCounterStore(
+    await createCounterStore(config, (accountId, startMs, endMs) => ledger.seedUsedUnits(accountId, startMs, endMs), log),
+    metrics,
+  );
 
   if (config.bootstrapDemo) {
     const demo = bootstrapDemo(admin);
@@ -52,9 +60,13 @@ export async function runPolicy(
     (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
   );
   lastUsed.start(5_000);
-  const decisions = new DecisionService({ keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log });
-  const registry = createRegistry('policy');
-  const metrics = new PolicyMetrics(registry);
+  const decisions = new DecisionService({
+    keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log,
+    onRecorded: (e) => {
+      metrics.billableUnits.inc({ model: e.model, environment: e.environment }, e.billable_units);
+      if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
+    },
+  });
   const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
   const health = new PolicyHealth(db, counters, log);
   health.addTo(server);

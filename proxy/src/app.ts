@@ -3,7 +3,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { GatewayError, InvalidRequestError, MethodNotAllowedError, NotFoundError, newRequestId } from '@gateway/shared';
 import { asGatewayError, sendError } from './http/error-responder.js';
 import { requestIdOf } from './http/request-id.js';
+import { accessRecord, logAccess } from './access-log.js';
 import type { ProxyDeps } from './proxy-deps.js';
+import { refusalReason } from './proxy-metrics.js';
 import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
 import { messagesRoute } from './routes/messages-route.js';
@@ -57,24 +59,14 @@ export function createApp(deps: ProxyDeps): RequestListener {
     deps.lifecycle.track(res);
     // While draining, no connection is kept for another request: clients reconnect to a proxy that stays.
     if (deps.lifecycle.draining) res.setHeader('connection', 'close');
-    observe(deps, req, res, route);
+    const started = performance.now();
+    res.once('close', () => observeRequest(deps, req, res, route, performance.now() - started));
     if (route === 'messages' && req.method === 'POST') {
       messages(req as Request, res as Response).catch((err: unknown) => sendError(res, asGatewayError(err), requestId, deps.log));
       return;
     }
     app(req, res);
   };
-}
-
-function observe(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse, route: string): void {
-  const started = process.hrtime.bigint();
-  res.once('close', () => {
-    deps.metrics.requests.inc({ route, status: String(res.statusCode), environment: environmentOf(req) });
-    deps.metrics.duration.observe(
-      { route, stream: String(String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) },
-      Number(process.hrtime.bigint() - started) / 1e9,
-    );
-  });
 }
 
 /** The path of a request target: origin-form without its query; absolute-form (`http://h/p`) by its URL. */
@@ -88,6 +80,20 @@ function pathOf(target: string): string {
   }
   const q = target.indexOf('?');
   return q === -1 ? target : target.slice(0, q);
+}
+
+/** Metrics and the access-log line of a request whose response has closed (sent, or cut). */
+function observeRequest(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse, route: string, ms: number): void {
+  const rec = accessRecord(res);
+  const environment = rec.environment ?? environmentOf(req);
+  deps.metrics.requests.inc({ route, status: String(res.statusCode), environment });
+  deps.metrics.duration.observe({ route, stream: String(String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) }, ms / 1000);
+  if (rec.error_code !== undefined) {
+    const reason = refusalReason(rec.error_code);
+    if (reason !== undefined) deps.metrics.refusals.inc({ error_type: rec.error_type ?? '', reason });
+  }
+  // Probes come every few seconds from every load balancer: counted, not logged.
+  if (route !== 'health' && route !== 'root') logAccess(deps.log, req, res, route, requestIdOf(res as Response), ms);
 }
 
 /** Errors express raises for the client's own input (a badly encoded path, say) are 400s, not faults. */
@@ -111,7 +117,7 @@ function routeLabel(path: string): string {
   return 'other';
 }
 
-function environmentOf(req: IncomingMessage): string {
+function environmentOf(req: IncomingMessage): 'live' | 'test' | 'none' {
   const key = req.headers.authorization ?? req.headers['x-api-key'];
   const s = Array.isArray(key) ? key[0] ?? '' : key ?? '';
   if (s.includes('gw_live_')) return 'live';

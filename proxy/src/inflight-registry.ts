@@ -20,6 +20,8 @@ export class InflightRegistry {
   constructor(
     private readonly policy: PolicyClient,
     private readonly log: Logger,
+    /** Called for each request cut because its key was revoked or expired. */
+    private readonly onCut: () => void = () => undefined,
   ) {}
 
   /** Renews leases every third of their lifetime; watches revocations. */
@@ -61,6 +63,7 @@ export class InflightRegistry {
     for (const f of this.byRequest.values()) {
       if (f.keyId === keyId && !f.controller.signal.aborted) {
         f.controller.abort(new AuthenticationError('This API key has been revoked.'));
+        this.onCut();
       }
     }
   }

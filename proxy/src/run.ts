@@ -27,9 +27,11 @@ export interface RunningProxy {
 export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
   const registry = createRegistry('proxy');
   const policy: PolicyClient = new GrpcPolicyClient(`${config.policyAddr.host}:${config.policyAddr.port}`, log);
-  const inflight = new InflightRegistry(policy, log);
+  const spool = new UsageSpool(config.dataDir, log, randomBase62(8));
+  const metrics = new ProxyMetrics(registry, () => spool.waitingReports);
+  const inflight = new InflightRegistry(policy, log, () => metrics.revocationCuts.inc());
   inflight.start(config.leaseTtlMs);
-  const reporter = new UsageReporter(policy, new UsageSpool(config.dataDir, log, randomBase62(8)), log);
+  const reporter = new UsageReporter(policy, spool, log);
   reporter.start(1_000);
   // One detector thread per spare core (at least one): large requests are scanned there.
   const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1), (err) => log.error({ err }, 'a detector thread failed; replacing it'));
@@ -41,7 +43,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     policy,
     inflight,
     reporter,
-    metrics: new ProxyMetrics(registry),
+    metrics,
     addresses: new ClientAddressResolver(config.trustedProxies),
     detectMany: detectors.detectMany,
     stub: new StubResponder(),
@@ -56,18 +58,18 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const metrics = await serveMetrics(registry, config.metricsHost, config.metricsPort);
-  log.info({ port, metrics_port: metrics.port, policy: `${config.policyAddr.host}:${config.policyAddr.port}` }, 'proxy listening');
+  const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort);
+  log.info({ port, metrics_port: metricsServer.port, policy: `${config.policyAddr.host}:${config.policyAddr.port}` }, 'proxy listening');
 
   return {
     port,
-    metricsPort: metrics.port,
+    metricsPort: metricsServer.port,
     async stop(options = {}) {
       const graceMs = options.graceMs ?? config.drain.graceMs;
-      if (graceMs === 0) metrics.server.close();
+      if (graceMs === 0) metricsServer.server.close();
       await drain({ server, lifecycle, inflight, reporter, log, timeoutMs: config.drain.timeoutMs, graceMs });
       inflight.stop();
-      metrics.server.close();
+      metricsServer.server.close();
       policy.close();
       await detectors.close();
     },

@@ -15,6 +15,9 @@ export class UsageSpool {
   private readonly dir: string;
   private readonly file: string;
   private replaying = false;
+  /** Reports in the spool as this process last saw it (its own appends since, and what replays left). */
+  private waiting = 0;
+  private appendedSinceReplay = 0;
 
   constructor(dataDir: string, private readonly log: Logger, tag: string) {
     this.dir = join(dataDir, 'spool');
@@ -23,6 +26,13 @@ export class UsageSpool {
 
   async append(report: UsageReport): Promise<void> {
     await this.appendLines([JSON.stringify(report)]);
+    this.waiting += 1;
+    this.appendedSinceReplay += 1;
+  }
+
+  /** Reports waiting in the spool (for the gateway_usage_spool_reports gauge). */
+  get waitingReports(): number {
+    return this.waiting;
   }
 
   private async setAside(line: string): Promise<void> {
@@ -44,6 +54,8 @@ export class UsageSpool {
   async replay(send: (r: UsageReport) => Promise<void>): Promise<number> {
     if (this.replaying) return 0;
     this.replaying = true;
+    this.appendedSinceReplay = 0;
+    let left = 0;
     try {
       let delivered = 0;
       for (const name of await this.claimable()) {
@@ -75,6 +87,7 @@ export class UsageSpool {
           }
         }
         if (i < lines.length) {
+          left += lines.length - i;
           try {
             await this.appendLines(lines.slice(i));
           } catch (err) {
@@ -89,6 +102,7 @@ export class UsageSpool {
       if (delivered > 0) this.log.info({ delivered }, 'replayed spooled usage reports');
       return delivered;
     } finally {
+      this.waiting = left + this.appendedSinceReplay;
       this.replaying = false;
     }
   }

@@ -92,9 +92,13 @@ export class QuotaExceededError extends GatewayError {
   }
 }
 
+/**
+ * The IP-blocked and the model-not-allowed 403 send the same body (CONTRACT.md): a probe learns nothing from
+ * which it got. Only the internal code (logs, metrics) tells them apart.
+ */
 export class PermissionDeniedError extends GatewayError {
-  constructor() {
-    super('not_permitted', 403, 'permission_error', NOT_PERMITTED_MESSAGE, true);
+  constructor(reason: 'ip' | 'model') {
+    super(`not_permitted_${reason}`, 403, 'permission_error', NOT_PERMITTED_MESSAGE, true);
   }
 }
 
@@ -129,9 +133,10 @@ export class RequestTooLargeError extends GatewayError {
   }
 }
 
+/** A full per-minute window (`rate_limited`) or a full set of concurrency slots (`concurrency_limited`). */
 export class RateLimitError extends GatewayError {
-  constructor(message: string, retryAfterSeconds?: number) {
-    super('rate_limited', 429, 'rate_limit_error', message, true,
+  constructor(message: string, retryAfterSeconds?: number, limit: 'window' | 'concurrency' = 'window') {
+    super(limit === 'window' ? 'rate_limited' : 'concurrency_limited', 429, 'rate_limit_error', message, true,
       retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
   }
 }

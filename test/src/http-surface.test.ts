@@ -214,7 +214,7 @@ describe('HTTP surface', function () {
     const policyPort = gw.policy.lines.find((l) => l.msg === 'policy service listening')?.['metrics_port'];
     const policyText = await (await fetch(`http://127.0.0.1:${policyPort}/metrics`)).text();
     expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*operation="CREATE_MESSAGE"[^}]*outcome="allow"[^}]*\} [1-9]/);
-    expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*outcome="authentication_error"[^}]*\} [1-9]/);
+    expect(policyText).to.match(/gateway_policy_decisions_total\{[^}]*outcome="deny",reason="auth"[^}]*\} [1-9]/);
   });
 });
 

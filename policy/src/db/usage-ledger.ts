@@ -45,7 +45,12 @@ export class UsageLedger {
   private readonly recordBatch: WriteBatcher<LedgerEntry, boolean>;
   private readonly markBatch: WriteBatcher<string, void>;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+    /** Hears the duration (seconds) of each batched ledger write. */
+    onWritten: (seconds: number) => void = () => undefined,
+  ) {
     this.insert = db.prepare(
       `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
          cache_creation_input_tokens, cache_read_input_tokens, billable_units, cost_units, outcome, finished_at_ms,
@@ -82,9 +87,9 @@ export class UsageLedger {
       return inserted;
     });
     const recordAll = db.transaction((entries: LedgerEntry[]): boolean[] => entries.map((e) => this.recordTx(e)));
-    this.recordBatch = new WriteBatcher((entries) => recordAll.immediate(entries));
+    this.recordBatch = new WriteBatcher((entries) => recordAll.immediate(entries), onWritten);
     const markAll = db.transaction((ids: string[]): void[] => ids.map((id) => void this.markOne.run(id)));
-    this.markBatch = new WriteBatcher((ids) => markAll.immediate(ids));
+    this.markBatch = new WriteBatcher((ids) => markAll.immediate(ids), onWritten);
     this.seedTx = db.transaction((accountId: string, startMs: number, endMs: number): number => {
       this.markPeriod.run(accountId, startMs, endMs);
       return (this.sumUsed.get(accountId, startMs) as { used: number }).used;

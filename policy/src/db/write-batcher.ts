@@ -6,8 +6,14 @@
 export class WriteBatcher<T, R> {
   private queue: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
 
-  /** `applyAll` runs inside one transaction and returns one result per item, in order. */
-  constructor(private readonly applyAll: (items: T[]) => R[]) {}
+  /**
+   * `applyAll` runs inside one transaction and returns one result per item, in order; `onWritten` hears how
+   * long each batch took (seconds).
+   */
+  constructor(
+    private readonly applyAll: (items: T[]) => R[],
+    private readonly onWritten: (seconds: number) => void = () => undefined,
+  ) {}
 
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -20,8 +26,10 @@ export class WriteBatcher<T, R> {
     const batch = this.queue;
     this.queue = [];
     let results: R[];
+    const started = performance.now();
     try {
       results = this.applyAll(batch.map((b) => b.item));
+      this.onWritten((performance.now() - started) / 1000);
     } catch (err) {
       for (const b of batch) b.reject(err);
       return;

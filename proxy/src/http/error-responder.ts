@@ -1,5 +1,6 @@
 import { GatewayError, InternalError, vendorErrorBody, type Logger, type RateLimitPosition } from '@gateway/shared';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { accessRecord } from '../access-log.js';
 import { setRateLimitHeaders } from './response-headers.js';
 
 /** Any thrown value as a GatewayError; unknown faults become a 500 whose message stays in the log. */
@@ -20,8 +21,12 @@ export function sendError(
   rateLimit: RateLimitPosition | null = null,
 ): void {
   const e = asGatewayError(err);
+  const rec = accessRecord(res);
+  rec.error_code = e.code;
+  rec.error_type = e.type;
+  // Faults are logged here with their cause; refusals are in the request's access-log line.
   if (e.status >= 500) log.error({ err: e.cause ?? e, code: e.code, status: e.status }, e.message);
-  else log.info({ code: e.code, status: e.status }, 'request refused');
+  else log.debug({ code: e.code, status: e.status }, 'request refused');
   if (res.headersSent) {
     if (!res.writableEnded) {
       if (isEventStream(res)) writeErrorEvent(res, e, requestId);

@@ -10,6 +10,7 @@ import { decisionFields, validateCountTokensBody } from '../messages-request.js'
 import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import { answerInvalid } from './invalid-request.js';
+import { noteAdmitted } from '../access-log.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
@@ -38,6 +39,7 @@ export function countTokensRoute(deps: ProxyDeps) {
       });
       if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
       const grant = decision.grant;
+      noteAdmitted(res, decision.decisionId, grant, false);
       setRateLimitHeaders(res, decision.rateLimit);
       setRoutingHeaders(res, grant.key.residency, grant.route);
       const mode: PrivacyMode = grant.key.privacy_mode;

@@ -19,6 +19,7 @@ import { decisionFields, validateMessagesBody, type MessagesBody } from '../mess
 import { formatPiiHeader, type TokenRestorer } from '../privacy/index.js';
 import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
+import { accessRecord, noteAdmitted, type AccessRecord } from '../access-log.js';
 import { answerInvalid } from './invalid-request.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
@@ -36,6 +37,7 @@ interface ParsedRequest {
 /** POST /v1/messages: authenticate → decide → transform → forward → relay → report. */
 export function messagesRoute(deps: ProxyDeps) {
   return async (req: Request, res: Response): Promise<void> => {
+    const startedAt = performance.now();
     const requestId = requestIdOf(res);
     let log = deps.log.child({ request_id: requestId });
     const caller = callerOf(req, deps.addresses, requestId);
@@ -51,13 +53,18 @@ export function messagesRoute(deps: ProxyDeps) {
     if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
 
     const grant = decision.grant;
+    const rec = noteAdmitted(res, decision.decisionId, grant, parsed.fields.stream);
     setRateLimitHeaders(res, decision.rateLimit);
     setRoutingHeaders(res, grant.key.residency, grant.route);
     let result: ExchangeResult;
+    // The upstream wait (the stub's for test keys) is what `forward` spends; the rest is the gateway's overhead.
+    let forwardMs = 0;
     try {
       const { body, restorer } = await transform(deps, res, parsed.body as MessagesBody, grant);
+      const forwardedAt = performance.now();
       result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
-        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer });
+        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer }, startedAt);
+      forwardMs = performance.now() - forwardedAt;
     } catch (err) {
       // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
       result = { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
@@ -65,7 +72,40 @@ export function messagesRoute(deps: ProxyDeps) {
     report(deps, requestId, decision.decisionId, grant, result);
     if (result.error !== undefined) sendError(res, result.error, requestId, log);
     else if (!res.writableEnded) res.end();
+    observeAdmitted(deps, rec, grant, result, performance.now() - startedAt, forwardMs);
   };
+}
+
+/** The overhead, duration and token figures of an admitted request, as metrics and in its access record. */
+function observeAdmitted(deps: ProxyDeps, rec: AccessRecord, grant: Grant, result: ExchangeResult, totalMs: number, forwardMs: number): void {
+  const u = result.usage;
+  rec.overhead_ms = totalMs - forwardMs;
+  rec.tokens = u;
+  rec.outcome = result.outcome;
+  const model = grant.model;
+  deps.metrics.overhead.observe({ route: 'messages' }, rec.overhead_ms / 1000);
+  deps.metrics.genAiDuration.observe({ gen_ai_request_model: model, gen_ai_operation_name: 'chat', error_type: result.error?.type ?? '' }, totalMs / 1000);
+  deps.metrics.genAiTokenUsage.observe({ gen_ai_request_model: model, gen_ai_token_type: 'input' }, u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens);
+  deps.metrics.genAiTokenUsage.observe({ gen_ai_request_model: model, gen_ai_token_type: 'output' }, u.output_tokens);
+}
+
+/**
+ * Notes when the first content_block_delta goes to the client (time to first token): looks at what the
+ * response writes until it has seen one, then steps aside.
+ */
+function watchFirstToken(deps: ProxyDeps, res: Response, model: string, startedAt: number): void {
+  const write = res.write;
+  const watching = function (this: Response, ...args: Parameters<Response['write']>): boolean {
+    const chunk: unknown = args[0];
+    if ((typeof chunk === 'string' || Buffer.isBuffer(chunk)) && chunk.includes('event: content_block_delta')) {
+      res.write = write;
+      const ms = performance.now() - startedAt;
+      accessRecord(res).ttft_ms = ms;
+      deps.metrics.genAiTimeToFirstToken.observe({ gen_ai_request_model: model }, ms / 1000);
+    }
+    return write.apply(this, args);
+  };
+  res.write = watching as Response['write'];
 }
 
 async function parseRequest(req: Request): Promise<ParsedRequest> {
@@ -126,7 +166,7 @@ async function transform(deps: ProxyDeps, res: Response, body: MessagesBody, gra
 }
 
 /** Hands the exchange to the stub or the upstream, tracking it so revocation and disconnects can cut it. */
-async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<ExchangeResult> {
+async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: number): Promise<ExchangeResult> {
   const controller = new AbortController();
   const onClose = (): void => {
     if (!x.res.writableFinished) controller.abort();
@@ -137,7 +177,8 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
   const k = x.grant.key;
   const lease = x.grant.lease_id === '' ? null : { lease_id: x.grant.lease_id, account_id: k.account_id, environment: k.environment, key_id: k.key_id };
   deps.inflight.add(x.requestId, k.key_id, lease, controller);
-  deps.metrics.inflight.inc();
+  deps.metrics.inflight.inc({ environment: k.environment });
+  if (x.stream) watchFirstToken(deps, x.res as Response, x.grant.model, startedAt);
   try {
     if (controller.signal.aborted) {
       // Nothing was forwarded, so nothing is billed.
@@ -149,7 +190,7 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>): Promise<Ex
   } catch (err) {
     return { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
   } finally {
-    deps.metrics.inflight.dec();
+    deps.metrics.inflight.dec({ environment: k.environment });
     deps.inflight.remove(x.requestId);
     x.res.off('close', onClose);
   }
