@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments, parse } from 'yaml';
+import { loadConfig } from '@gateway/shared';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
+import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import { REPO_ROOT } from './harness/gateway.js';
+
+type Obj = { apiVersion: string; kind: string; metadata: { name: string }; spec?: Record<string, unknown> } & Record<string, unknown>;
+interface Container {
+  name: string;
+  args?: string[];
+  ports?: Array<{ name: string; containerPort: number }>;
+  env?: Array<{ name: string; value?: string }>;
+  readinessProbe?: { httpGet?: { path: string; port: string }; grpc?: { port: number } };
+  livenessProbe?: { httpGet?: { path: string; port: string }; grpc?: { port: number } };
+}
+interface PodSpec {
+  terminationGracePeriodSeconds?: number;
+  containers: Container[];
+}
+
+const MODELS: Record<string, new (o: never) => { validate(): void }> = {
+  StatefulSet, Deployment, Service, ConfigMap, Secret, NetworkPolicy, PodDisruptionBudget, HorizontalPodAutoscaler, ServiceMonitor, PrometheusRule,
+};
+
+function render(dir: string): Obj[] {
+  let out: string;
+  try {
+    out = execFileSync('kubectl', ['kustomize', join(REPO_ROOT, dir)], { encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`kubectl kustomize ${dir} failed (is kubectl installed?): ${String(err)}`);
+  }
+  return parseAllDocuments(out).map((d) => d.toJS() as Obj);
+}
+
+const podSpec = (o: Obj): PodSpec => ((o.spec as { template: { spec: PodSpec } }).template.spec);
+const envOf = (c: Container): Record<string, string> => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '']));
+const portOf = (c: Container, name: string): number | undefined => c.ports?.find((p) => p.name === name)?.containerPort;
+
+/** Every environment variable the gateway reads: the names in shared/src/config.ts (nothing else reads the environment). */
+const CONFIG_ENV = new Set([...readFileSync(join(REPO_ROOT, 'shared/src/config.ts'), 'utf8').matchAll(/\b(?:str|int|bool)\('([A-Z_]+)'/g)].map((m) => m[1]!));
+
+/** Every metric name the processes register, with the series names Prometheus derives from histograms. */
+function exposedMetrics(): Set<string> {
+  const names = new Set<string>();
+  for (const file of ['proxy/src/proxy-metrics.ts', 'policy/src/policy-metrics.ts']) {
+    for (const m of readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/name: '([a-z_:]+)'/g)) {
+      for (const suffix of ['', '_bucket', '_sum', '_count']) names.add(`${m[1]}${suffix}`);
+    }
+  }
+  return names;
+}
+/** The OpenTelemetry label names share the metrics' prefix; they are labels, not metrics. */
+const LABELS = new Set(['gen_ai_request_model', 'gen_ai_token_type', 'gen_ai_operation_name']);
+const referencedMetrics = (text: string): string[] =>
+  [...new Set([...text.matchAll(/\b((?:gateway|gen_ai)_[a-z_]+)\b/g)].map((m) => m[1]!))].filter((m) => !LABELS.has(m));
+
+describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with the code', function () {
+  this.timeout(60_000);
+  const defaults = loadConfig({});
+  const base = render('deploy/k8s/base');
+  const scaled = render('deploy/k8s/overlays/scaled');
+
+  it('both kustomizations render, and every object passes its schema', function () {
+    for (const [name, objects] of [['base', base], ['scaled', scaled]] as const) {
+      expect(objects.length, name).to.be.greaterThan(5);
+      for (const o of objects) {
+        const Model = MODELS[o.kind];
+        expect(Model, `${name}: a schema for ${o.kind}`).to.not.equal(undefined);
+        expect(() => new Model!(o as never).validate(), `${name}: ${o.kind}/${o.metadata.name}`).to.not.throw();
+      }
+    }
+  });
+
+  it('base is the sidecar pair: one pod, containers proxy and policy, gRPC over localhost, ports and probes as the config says', function () {
+    const sts = base.find((o) => o.kind === 'StatefulSet')!;
+    expect((sts.spec as { replicas: number }).replicas).to.equal(1);
+    const pod = podSpec(sts);
+    expect(pod.containers.map((c) => c.name)).to.deep.equal(['proxy', 'policy']);
+    const [proxy, policy] = pod.containers as [Container, Container];
+    expect(proxy.args).to.deep.equal(['proxy/dist/src/main.js']);
+    expect(policy.args).to.deep.equal(['policy/dist/src/main.js']);
+    // The proxy dials the policy service over localhost on the configured port.
+    expect(envOf(proxy)['POLICY_ADDR']).to.equal(`127.0.0.1:${defaults.policyAddr.port}`);
+    expect(envOf(policy)['POLICY_ADDR']).to.equal(`0.0.0.0:${defaults.policyAddr.port}`);
+    expect(portOf(proxy, 'http')).to.equal(defaults.port).and.equal(Number(envOf(proxy)['PORT']));
+    expect(portOf(proxy, 'metrics')).to.equal(defaults.metricsPort).and.equal(Number(envOf(proxy)['METRICS_PORT']));
+    expect(portOf(policy, 'grpc')).to.equal(defaults.policyAddr.port);
+    expect(portOf(policy, 'policy-metrics')).to.equal(Number(envOf(policy)['METRICS_PORT']) + 1);
+    expect(portOf(policy, 'admin')).to.equal(defaults.adminPort).and.equal(Number(envOf(policy)['ADMIN_PORT']));
+    expect(envOf(policy)['ADMIN_HOST']).to.equal('0.0.0.0');
+    expect(proxy.readinessProbe?.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
+    expect(proxy.livenessProbe?.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+    expect(policy.readinessProbe?.grpc?.port).to.equal(defaults.policyAddr.port);
+    expect(policy.livenessProbe?.grpc?.port).to.equal(defaults.policyAddr.port);
+    // Time to drain: longer than the drain timeout the processes run with.
+    const settings = base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-config'))!['data'] as Record<string, string>;
+    const drainMs = Number(settings['DRAIN_TIMEOUT_MS']);
+    expect(drainMs).to.equal(defaults.drain.timeoutMs);
+    expect(pod.terminationGracePeriodSeconds! * 1000).to.be.greaterThan(drainMs);
+  });
+
+  it('every environment variable the manifests and compose set is one the gateway reads', function () {
+    const named = new Set<string>();
+    for (const o of [...base, ...scaled]) {
+      if (o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-config')) for (const k of Object.keys(o['data'] as object)) named.add(k);
+      if (o.kind === 'Secret') for (const k of Object.keys(o['data'] as object)) named.add(k);
+      if (o.kind === 'StatefulSet' || (o.kind === 'Deployment' && o.metadata.name !== 'model-gateway-redis')) {
+        for (const c of podSpec(o).containers) for (const e of c.env ?? []) named.add(e.name);
+      }
+    }
+    const compose = parse(readFileSync(join(REPO_ROOT, 'deploy/compose/docker-compose.yml'), 'utf8')) as { services: Record<string, { environment?: Record<string, string> }> };
+    for (const svc of ['policy', 'proxy']) for (const k of Object.keys(compose.services[svc]?.environment ?? {})) named.add(k);
+    expect([...named].filter((n) => !CONFIG_ENV.has(n))).to.deep.equal([]);
+    expect(named.has('POLICY_ADDR') && named.has('UPSTREAM_API_KEY') && named.has('REDIS_URL')).to.equal(true);
+  });
+
+  it('scaled runs proxies as a Deployment with an HPA, dialling the policy Service; counters on Redis', function () {
+    const sts = scaled.find((o) => o.kind === 'StatefulSet')!;
+    expect(podSpec(sts).containers.map((c) => c.name)).to.deep.equal(['policy']);
+    expect(envOf(podSpec(sts).containers[0]!)['REDIS_URL']).to.match(/^redis:\/\//);
+    const proxies = scaled.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-proxy')!;
+    const proxy = podSpec(proxies).containers[0]!;
+    const policySvc = scaled.find((o) => o.kind === 'Service' && o.metadata.name === 'model-gateway-policy')!;
+    const grpcPort = (policySvc.spec as { ports: Array<{ port: number }> }).ports[0]!.port;
+    expect(envOf(proxy)['POLICY_ADDR']).to.equal(`model-gateway-policy:${grpcPort}`);
+    expect(grpcPort).to.equal(defaults.policyAddr.port);
+    const hpa = scaled.find((o) => o.kind === 'HorizontalPodAutoscaler')!;
+    expect((hpa.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal('model-gateway-proxy');
+  });
+
+  it('the catalogue ConfigMap carries the repo\'s catalogue', function () {
+    const cm = base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-catalogue'))!;
+    const shipped = JSON.parse(readFileSync(join(REPO_ROOT, 'policy/catalogue/catalogue.json'), 'utf8')) as unknown;
+    expect(JSON.parse((cm['data'] as Record<string, string>)['catalogue.json']!)).to.deep.equal(shipped);
+  });
+
+  it('the Grafana board and the alerts query only metrics the processes expose, and the PrometheusRule carries the alerts file', function () {
+    const exposed = exposedMetrics();
+    const board = readFileSync(join(REPO_ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8');
+    const alerts = readFileSync(join(REPO_ROOT, 'deploy/monitoring/alerts.yml'), 'utf8');
+    for (const [what, text] of [['board', board], ['alerts', alerts]] as const) {
+      const used = referencedMetrics(text);
+      expect(used.length, what).to.be.greaterThan(4);
+      expect(used.filter((m) => !exposed.has(m)), what).to.deep.equal([]);
+    }
+    const rule = base.find((o) => o.kind === 'PrometheusRule')!;
+    expect(rule.spec).to.deep.equal(parse(alerts));
+    // The board covers what an operator looks at first.
+    for (const m of ['gateway_requests_total', 'gateway_overhead_seconds_bucket', 'gen_ai_server_time_to_first_token_seconds_bucket',
+      'gateway_tokens_total', 'gateway_cost_gbp_total', 'gateway_refusals_total', 'gateway_usage_spool_reports']) {
+      expect(board, m).to.contain(m);
+    }
+  });
+
+  it('the Dockerfile copies only what exists, runs as a non-root user, and compose builds it', function () {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
+    const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.trim().split(/\s+/).slice(0, -1)).flat();
+    expect(copies.length).to.be.greaterThan(3);
+    for (const src of copies) expect(existsSync(join(REPO_ROOT, src)), src).to.equal(true);
+    expect(dockerfile).to.match(/^USER node$/m);
+    expect(dockerfile.match(/^FROM /gm)).to.have.length(2);
+    const compose = parse(readFileSync(join(REPO_ROOT, 'deploy/compose/docker-compose.yml'), 'utf8')) as { services: Record<string, unknown> };
+    expect(Object.keys(compose.services)).to.include.members(['redis', 'policy', 'proxy', 'prometheus', 'grafana']);
+    for (const f of ['deploy/compose/prometheus.yml', 'deploy/compose/grafana/provisioning/datasources/prometheus.yml', 'deploy/compose/grafana/provisioning/dashboards/model-gateway.yml', '.dockerignore']) {
+      expect(existsSync(join(REPO_ROOT, f)), f).to.equal(true);
+    }
+  });
+});
