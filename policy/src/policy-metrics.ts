@@ -1,24 +1,12 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { refusalReason } from '@gateway/shared';
 
 /** Sub-millisecond to a second: one decision, one counter-store call, one ledger batch. */
 const FAST_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
 
-/** Why a decision refused, from the error's stable code: a small fixed set (the proxy uses the same words). */
-const REASON_BY_CODE: Readonly<Record<string, string>> = {
-  authentication_failed: 'auth',
-  not_permitted_ip: 'ip',
-  not_permitted_model: 'model',
-  residency_unavailable: 'residency',
-  rate_limited: 'rate',
-  concurrency_limited: 'concurrency',
-  quota_exceeded: 'quota',
-  invalid_request: 'invalid',
-  not_found: 'invalid',
-  unavailable: 'unavailable',
-};
-
+/** The `reason` label of a refused decision: the shared refusal reasons, `other` for anything else. */
 export function decisionReason(code: string): string {
-  return REASON_BY_CODE[code] ?? 'other';
+  return refusalReason(code) ?? 'other';
 }
 
 /**

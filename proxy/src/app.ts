@@ -1,11 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { GatewayError, InvalidRequestError, MethodNotAllowedError, NotFoundError, newRequestId } from '@gateway/shared';
+import { GatewayError, InvalidRequestError, MethodNotAllowedError, NotFoundError, newRequestId, refusalReason } from '@gateway/shared';
 import { asGatewayError, sendError } from './http/error-responder.js';
 import { requestIdOf } from './http/request-id.js';
 import { accessRecord, logAccess } from './access-log.js';
 import type { ProxyDeps } from './proxy-deps.js';
-import { refusalReason } from './proxy-metrics.js';
 import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
 import { messagesRoute } from './routes/messages-route.js';

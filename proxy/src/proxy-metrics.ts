@@ -9,33 +9,6 @@ const TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5
 /** Tokens per request: the OpenTelemetry GenAI advice (powers of 4). */
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];
 
-/** Why a request was refused, for gateway_refusals_total: a small fixed set, from the error's stable code. */
-export type RefusalReason = 'auth' | 'ip' | 'model' | 'residency' | 'rate' | 'concurrency' | 'quota' | 'invalid' | 'unavailable';
-
-const REASON_BY_CODE: Readonly<Record<string, RefusalReason>> = {
-  authentication_failed: 'auth',
-  not_permitted_ip: 'ip',
-  not_permitted_model: 'model',
-  residency_unavailable: 'residency',
-  rate_limited: 'rate',
-  concurrency_limited: 'concurrency',
-  quota_exceeded: 'quota',
-  invalid_request: 'invalid',
-  not_found: 'invalid',
-  method_not_allowed: 'invalid',
-  request_too_large: 'invalid',
-  header_too_large: 'invalid',
-  expectation_failed: 'invalid',
-  request_timeout: 'invalid',
-  unavailable: 'unavailable',
-  no_upstream: 'unavailable',
-};
-
-/** The refusal reason of an error code, or undefined when the error is not a refusal (an upstream failure, say). */
-export function refusalReason(code: string): RefusalReason | undefined {
-  return REASON_BY_CODE[code];
-}
-
 /**
  * The proxy's metrics (CONTRACT.md "Operating it"), all on the one registry of the process. Labels hold only
  * fixed sets (routes, statuses, environments, error types, reasons) and catalogue model aliases: never a key

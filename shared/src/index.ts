@@ -25,6 +25,8 @@ export {
 export type { VendorErrorType, VendorErrorBody, GatewayErrorOptions } from './errors.js';
 export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newRecordId } from './ids.js';
 export { createLogger } from './logger.js';
+export { stopOnSignals } from './shutdown.js';
+export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
 export { loadConfig, ConfigError } from './config.js';
