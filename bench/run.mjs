@@ -117,7 +117,10 @@ function ensureNginx() {
   const has = () => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
   if (has() === undefined) {
     log('installing nginx-light (apt-get)…');
-    execFileSync('apt-get', ['install', '-y', '-q', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    // A fresh machine may have no package lists yet.
+    execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-q', 'nginx-light'], { stdio: 'inherit', env });
   }
   const bin = has();
   if (bin === undefined) throw new Error('nginx could not be installed');
