@@ -29,8 +29,49 @@ const MiB = 1024 * 1024;
 
 interface Sample {
   atMs: number;
+  /** RSS as sampled, then RSS and V8 heap in use right after a full GC */
+  rawRss: number;
   rss: number;
+  heapUsed: number;
   open: number;
+}
+
+/**
+ * The proxy's inspector (NODE_OPTIONS=--inspect=127.0.0.1:0, in the test's env only): a full GC before each
+ * sample, so that the trend is what the streams hold and not where V8 happens to be in its collection cycle.
+ */
+class Inspector {
+  private nextId = 1;
+  private readonly pending = new Map<number, (result: Record<string, unknown>) => void>();
+  private constructor(private readonly ws: WebSocket) {
+    ws.addEventListener('message', (e: MessageEvent) => {
+      const msg = JSON.parse(String(e.data)) as { id?: number; result?: Record<string, unknown> };
+      if (msg.id !== undefined) this.pending.get(msg.id)?.(msg.result ?? {});
+    });
+  }
+
+  static async connect(output: readonly string[]): Promise<Inspector> {
+    const url = /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(output.join('\n'))?.[0];
+    if (url === undefined) throw new Error('the proxy printed no inspector address');
+    const ws = new WebSocket(url);
+    await new Promise((resolve, reject) => {
+      ws.addEventListener('open', resolve);
+      ws.addEventListener('error', reject);
+    });
+    return new Inspector(ws);
+  }
+
+  call(method: string): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, method }));
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
 }
 
 interface StreamResult {
@@ -110,6 +151,7 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
         LEASE_TTL_MS: String(LEASE_TTL_MS),
         MAX_CONNECTIONS: String(STREAMS * 2 + 1_000),
         MAX_CONNECTIONS_PER_SOURCE: String(STREAMS * 2 + 1_000),
+        NODE_OPTIONS: '--inspect=127.0.0.1:0',
       },
     }).start();
     key = await createKey(gw, { env: 'live', plan: { name: 'soak', concurrency: STREAMS + 100, rpm: STREAMS * 10, allowance: 1_000_000_000 } });
@@ -167,14 +209,22 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
         req.end(body);
       });
 
-    const baseline = await rssOf(proxyPid);
+    const inspector = await Inspector.connect(gw.proxiesRunning[0]!.output);
+    const measure = async (): Promise<Omit<Sample, 'atMs' | 'open'>> => {
+      const rawRss = await rssOf(proxyPid);
+      await inspector.call('HeapProfiler.collectGarbage');
+      const heap = await inspector.call('Runtime.getHeapUsage');
+      return { rawRss, rss: await rssOf(proxyPid), heapUsed: Number(heap['usedSize']) };
+    };
+    const baseline = (await measure()).rss;
     const t0 = Date.now();
     endAtMs = t0 + SECONDS * 1000;
     const samples: Sample[] = [];
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        samples.push({ atMs: Date.now() - t0, rss: await rssOf(proxyPid), open });
+        const atMs = Date.now() - t0;
+        samples.push({ atMs, open, ...(await measure()) });
         await sleep(SAMPLE_MS);
       }
     })();
@@ -191,6 +241,7 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
     sampling = false;
     await sampler;
     agent.destroy();
+    inspector.close();
 
     // Leases: released (not merely expired) soon after the last stream, and none live after the lease TTL.
     const client = new Redis(redis.url);
@@ -239,7 +290,15 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
     }
 
     console.log(`\nsoak: ${STREAMS} streams, ${SECONDS} s, an event every ${GAP_MS} ms; all open after ${(allOpenMs / 1000).toFixed(1)} s, last end ${(lastEndMs / 1000).toFixed(1)} s`);
-    console.table(samples.map((s) => ({ t_s: Math.round(s.atMs / 1000), open: s.open, rss_mib: +(s.rss / MiB).toFixed(1) })));
+    console.table(
+      samples.map((s) => ({
+        t_s: Math.round(s.atMs / 1000),
+        open: s.open,
+        rss_mib: +(s.rawRss / MiB).toFixed(1),
+        rss_after_gc_mib: +(s.rss / MiB).toFixed(1),
+        heap_after_gc_mib: +(s.heapUsed / MiB).toFixed(1),
+      })),
+    );
     console.table([
       {
         streams: STREAMS,
@@ -247,7 +306,8 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
         complete: done.length - failures.length,
         baseline_mib: +(baseline / MiB).toFixed(1),
         plateau_mib: +(plateau / MiB).toFixed(1),
-        peak_mib: +(Math.max(...samples.map((s) => s.rss)) / MiB).toFixed(1),
+        peak_mib: +(Math.max(...samples.map((s) => s.rawRss)) / MiB).toFixed(1),
+        heap_trend_mib: +((hold.length > 1 ? slope(hold.map((s) => ({ ...s, rss: s.heapUsed }))) * holdSpanMs : NaN) / MiB).toFixed(1),
         kb_per_stream: +(perStream / 1024).toFixed(1),
         hold_s: Math.round(holdSpanMs / 1000),
         hold_samples: hold.length,
