@@ -5,8 +5,15 @@ import type { Candidate } from './recognizer.js';
 import { DIGIT_RECOGNIZERS, TEXT_RECOGNIZERS } from './recognizers/all-recognizers.js';
 import { resolveOverlaps } from './resolve-overlaps.js';
 
-/** All PII in `text`: sorted by start, non-overlapping. Never logs what it finds. */
-export function detect(text: string): Finding[] {
+/**
+ * No-break, narrow no-break, figure and thin spaces, as French, German and Polish typography writes phone
+ * numbers and IBANs: each becomes a plain space for the recognizers. One UTF-16 unit for one, so offsets hold.
+ */
+const SPACE_LIKE_RE = /[\u00a0\u2007\u2009\u202f]/g;
+
+/** All PII in `text`: sorted by start, non-overlapping; values as written. Never logs what it finds. */
+export function detect(original: string): Finding[] {
+  const text = original.replace(SPACE_LIKE_RE, ' ');
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);
   // Recognizers that need a digit scan only the windows around digits.
@@ -25,6 +32,6 @@ export function detect(text: string): Finding[] {
     type: s.type,
     start: s.start,
     end: s.end,
-    value: text.slice(s.start, s.end),
+    value: original.slice(s.start, s.end),
   }));
 }

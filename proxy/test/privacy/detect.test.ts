@@ -14,6 +14,15 @@ describe('privacy/detect', () => {
     for (const f of findings) expect(text.slice(f.start, f.end)).to.equal(f.value);
   });
 
+  it('reads no-break, narrow no-break, figure and thin spaces as spaces, and returns the values as written', () => {
+    for (const space of ['\u00a0', '\u202f', '\u2007', '\u2009']) {
+      const iban = ['GB82', 'WEST', '1234', '5698', '7654', '32'].join(space);
+      const phone = ['020', '7946', '0958'].join(space);
+      const text = `IBAN ${iban}, call ${phone}.`;
+      expect(detect(text).map((f) => [f.type, f.value]), JSON.stringify(space)).to.deep.equal([['IBAN', iban], ['PHONE', phone]]);
+    }
+  });
+
   it('returns nothing for text without PII, and for empty text', () => {
     expect(detect('')).to.deep.equal([]);
     expect(detect('The quarterly report is attached; see section 4.2 and page 17.')).to.deep.equal([]);

@@ -5,17 +5,28 @@ import { RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 
 // IPv4 by a regex whose octet alternatives already reject values over 255 and leading zeros; IPv6 by
-// scanning outwards from each ':' over hex digits, ':' and '.', then validating with node:net. Addresses
-// that identify no one (unspecified, loopback, broadcast, netmasks) are not reported, nor dotted quads
-// written as a version number ("version 1.2.3.4").
+// scanning outwards from each ':' over hex digits, ':' and '.', then validating with node:net. What counts is
+// an address that can point at a person's machine: a host address, such as a client IP in a log line. Not
+// reported: addresses that identify no one (unspecified, loopback, broadcast, netmasks), network ranges in
+// CIDR notation ("10.0.0.0/16" in infrastructure code names a network, not a host; a /32 is one host and is
+// reported), `x.0.0.0`, and dotted
+// quads written as a version number ("version 1.2.3.4", `Version=4.0.0.0`, `AssemblyVersion("1.2.3.4")`).
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4_RE = new RegExp(`(?<![\\w.])(?:${OCTET}\\.){3}${OCTET}(?![\\w]|\\.\\d)`, 'g');
-const VERSION_CONTEXT_RE = /(?:\bv|\bver\.?|\bversion|\brelease|\bbuild|\bfirmware)\s?$/i;
+// `version` without a word boundary: AssemblyVersion, FileVersion, ProductVersion.
+const VERSION_CONTEXT_RE = /(?:\bv|\bver\.?|version|\brelease|\bbuild|\bfirmware)[\s=:("']{0,4}$/i;
+/** A prefix length after the address: a network range, not a host (but /32 and /128, which are one host). */
+const CIDR_SUFFIX_RE = /^\/(?!32(?!\d)|128(?!\d))\d{1,3}(?!\d)/;
 const IGNORED_RANGES = new Set(['unspecified', 'loopback', 'broadcast']);
 const MAX_IPV6_LENGTH = 45;
 
+function isRange(text: string, end: number): boolean {
+  return text.charCodeAt(end) === 47 /* / */ && CIDR_SUFFIX_RE.test(text.slice(end, end + 5));
+}
+
 function isReportableIPv4(text: string, start: number, value: string): boolean {
+  if (isRange(text, start + value.length) || value.endsWith('.0.0.0')) return false;
   const addr = ipaddr.IPv4.parse(value);
   if (IGNORED_RANGES.has(addr.range())) return false;
   if (addr.prefixLengthFromSubnetMask() !== null) return false;
@@ -72,12 +83,13 @@ function findIPv6(text: string, out: Candidate[]): void {
     const bounded =
       (start === 0 || !isWordChar(text.charCodeAt(start - 1))) &&
       (runEnd === text.length || !isWordChar(text.charCodeAt(runEnd)));
-    if (end - start >= 3 && bounded) addIPv6(text.slice(start, end), start, out);
+    if (end - start >= 3 && bounded) addIPv6(text, text.slice(start, end), start, out);
     colon = text.indexOf(':', runEnd);
   }
 }
 
-function addIPv6(value: string, start: number, out: Candidate[]): void {
+function addIPv6(text: string, value: string, start: number, out: Candidate[]): void {
+  if (isRange(text, start + value.length)) return;
   if (isReportableIPv6(value)) {
     out.push({ type: 'IP_ADDRESS', start, end: start + value.length, rank: RANK_FORMAT });
     return;

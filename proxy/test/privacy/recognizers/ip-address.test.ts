@@ -26,6 +26,14 @@ describe('privacy/recognizers/ip-address', () => {
     expect(find('listen on 0.0.0.0:8080 and 127.0.0.1, netmask 255.255.255.0, ::1')).to.deep.equal([]);
   });
 
+  it('rejects network ranges, x.0.0.0 and versions written as code, but keeps a /32 host', () => {
+    expect(find('cidr_block = "10.0.0.0/16"; subnet 192.168.1.0/24; allow 81.2.69.0/24; 2001:db8::/32')).to.deep.equal([]);
+    expect(find('Version=4.0.0.0, Culture=neutral')).to.deep.equal([]);
+    expect(find('[assembly: AssemblyVersion("1.2.3.4")] FileVersion: 2.0.1.7 "version": "3.1.4.1"')).to.deep.equal([]);
+    expect(find('deny 81.2.69.160/32 and 2a02:c7f:1234::1/128')).to.deep.equal(['81.2.69.160', '2a02:c7f:1234::1']);
+    expect(find('from 10.1.2.3 port 22')).to.deep.equal(['10.1.2.3']);
+  });
+
   it('rejects code and times that contain colons', () => {
     expect(find('std::vector<int> v; a::b; dead::beef')).to.deep.equal([]);
     expect(find('at 10:30:45 and ether 00:1a:2b:3c:4d:5e')).to.deep.equal([]);
