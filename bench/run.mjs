@@ -424,7 +424,9 @@ async function main() {
   out.push('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const cpu = r.arm === 'direct' ? '-' : `${fmt(r.cpu_us_total, 0)}${Object.keys(r.cpu_us_per_request).length > 1 ? ` (${Object.entries(r.cpu_us_per_request).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(', ')})` : ''}`;
-    const mem = Number.isFinite(r.rss_kb_per_stream) ? `${fmt(r.rss_kb_per_stream, 1)} KB (${r.slow_streams})` : r.arm === 'tokenise' ? 'as gateway' : '-';
+    const mem = Number.isFinite(r.rss_kb_per_stream)
+      ? r.rss_kb_per_stream > 0 ? `${fmt(r.rss_kb_per_stream, 1)} KB (${r.slow_streams})` : `n/a: GC (${r.slow_streams})`
+      : r.arm === 'tokenise' ? 'as gateway' : '-';
     out.push(`| ${r.arm} | ${r.arm === 'direct' ? '0' : fmt(r.added_p50_1)} ms | ${r.arm === 'direct' ? '0' : fmt(r.added_p99_1)} ms | ${r.arm === 'direct' ? '0 / 0' : `${fmt(r.added_p50_16)} / ${fmt(r.added_p99_16)}`} ms | ${fmt(r.rps_16, 0)} | ${r.arm === 'direct' ? '0 / 0' : `${fmt(r.added_ttft_p50)} / ${fmt(r.added_ttft_p99)}`} ms | ${cpu} | ${mem} | ${r.errors} |`);
   }
   const g = by.gateway;
@@ -437,7 +439,9 @@ async function main() {
   check(`req/s at ${IN_FLIGHT} in flight ≥ 3× Portkey's`, g.rps_16 >= 3 * by.portkey.rps_16, `${fmt(g.rps_16 / by.portkey.rps_16)}×`);
   check(`req/s at ${IN_FLIGHT} in flight ≥ 0.3× nginx's`, g.rps_16 >= 0.3 * by.nginx.rps_16, `${fmt(g.rps_16 / by.nginx.rps_16)}×`);
   check('proxy + policy + redis CPU ≤ 400 µs per request', g.cpu_us_total <= 400, `${fmt(g.cpu_us_total, 0)} µs`);
-  check('≤ 50 KB RSS per concurrent stream', g.rss_kb_per_stream <= 50, `${fmt(g.rss_kb_per_stream, 1)} KB`);
+  if (g.rss_kb_per_stream > 0) check('≤ 50 KB RSS per concurrent stream', g.rss_kb_per_stream <= 50, `${fmt(g.rss_kb_per_stream, 1)} KB`);
+  // A garbage collection in the proxy while the streams open can free more than they take: no figure then.
+  else out.push(`- not measured: ≤ 50 KB RSS per concurrent stream (RSS fell by ${fmt(-g.rss_kb_per_stream, 1)} KB per stream: a GC ran; npm run test:soak measures it with forced GCs)`);
   check('zero errors', rows.every((r) => r.errors === 0), rows.map((r) => `${r.arm} ${r.errors}`).join(', '));
   out.push('');
   const gen = Math.max(...rows.map((r) => r.client_cpu_share));
