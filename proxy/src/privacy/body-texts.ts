@@ -34,7 +34,7 @@ const OPAQUE_BLOCK_TYPES: ReadonlySet<string> = new Set(['image', 'thinking', 'r
 /** Sources that are not text: binary data, a URL the upstream fetches, a file reference. */
 const OPAQUE_SOURCE_TYPES: ReadonlySet<string> = new Set(['base64', 'url', 'file']);
 
-/** Blocks whose `input` is the model's own tool call: any JSON, every string value of it is text. */
+/** Blocks whose `input` is the model's own tool call: arbitrary JSON, every string value of it is text. */
 const TOOL_CALL_TYPES: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
 /**
