@@ -19,7 +19,9 @@ export type ExtraPiiType =
   | 'IT_CODICE_FISCALE'
   | 'PL_PESEL'
   | 'FR_NIR'
-  | 'DE_TAX_ID';
+  | 'DE_TAX_ID'
+  | 'PERSON'
+  | 'STREET_ADDRESS';
 
 export type PiiType = CorePiiType | ExtraPiiType;
 
@@ -45,6 +47,8 @@ export const PII_TYPES: readonly PiiType[] = Object.freeze([
   'PL_PESEL',
   'FR_NIR',
   'DE_TAX_ID',
+  'PERSON',
+  'STREET_ADDRESS',
 ]);
 
 /** One detected value: `text.slice(start, end) === value`. */
