@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits, type BillingPeriod } from './billing.js';
 import type { ModelCatalogue } from './catalogue.js';
 import type { AdmitRequest, CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
-import type { LedgerEntry, UsageLedger } from './db/usage-ledger.js';
+import { awaitsCounting, type LedgerEntry, type UsageLedger } from './db/usage-ledger.js';
 import {
   authenticate,
   checkMaxTokens,
@@ -229,7 +229,9 @@ export class DecisionService {
     if (recorded) this.d.onRecorded?.(entry);
     try {
       await released;
-      await this.countIntoAllowance(r.request_id, period);
+      // A row written just now is known without reading it back; a replayed report looks its row up.
+      if (!recorded) await this.countIntoAllowance(r.request_id, period);
+      else if (awaitsCounting(entry)) await this.countIntoAllowance(r.request_id, period, entry);
     } catch (err) {
       // The row is in the ledger; the counter step is retried with the report (the proxy keeps it until taken).
       throw new ServiceUnavailableError('The gateway cannot reach its counter store; the report will be retried.', { cause: err });
@@ -240,10 +242,14 @@ export class DecisionService {
   private readonly counting = new Set<string>();
 
   /** Adds a ledger row's units to the allowance counter if they are not in it yet. */
-  private async countIntoAllowance(requestId: string, period: BillingPeriod): Promise<void> {
+  private async countIntoAllowance(
+    requestId: string,
+    period: BillingPeriod,
+    fresh?: { account_id: string; billable_units: number },
+  ): Promise<void> {
     // A retry arriving while the first report is still counting must not count again.
     if (this.counting.has(requestId)) return;
-    const row = this.d.ledger.uncountedUsage(requestId);
+    const row = fresh ?? this.d.ledger.uncountedUsage(requestId);
     if (row === undefined) return;
     this.counting.add(requestId);
     try {
