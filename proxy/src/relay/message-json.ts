@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { TokenRestorer } from '../privacy/index.js';
 
-/** A whole Message as the response body, restored first in tokenise mode. The route ends the response. */
+/** A whole Message as the response body, restored first in tokenise mode; ends the response. */
 export function writeMessageJson(
   res: ServerResponse,
   message: Record<string, unknown>,
@@ -12,14 +12,16 @@ export function writeMessageJson(
   writeJson(res, JSON.stringify(message), requestId);
 }
 
-/** A serialised Message as the response body. The route ends the response. */
+/**
+ * A serialised Message as the whole response body, headers and body in one write. The usage report that frees
+ * the slot follows on the policy stream before this proxy reads its next request (messages-route.ts).
+ */
 export function writeJson(res: ServerResponse, body: string, requestId: string): void {
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json');
   res.setHeader('request-id', requestId);
-  // No content-length on purpose: the response is chunked, so the client sees it complete only at res.end(),
-  // which the route calls once the concurrency slot is back.
-  res.write(body);
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** An upstream's non-streamed answer as a vendor Message, or undefined when it is not one. */

@@ -69,9 +69,12 @@ export function messagesRoute(deps: ProxyDeps) {
       // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
       result = { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
     }
-    report(deps, requestId, decision.decisionId, grant, result);
     if (result.error !== undefined) sendError(res, result.error, requestId, log);
     else if (!res.writableEnded) res.end();
+    // Node writes the response's last bytes on the next tick; queued after them, the report's encoding is off
+    // the client's path. It is still written before any I/O of this process runs, so this proxy's next decision
+    // cannot overtake the release it carries.
+    process.nextTick(report, deps, requestId, decision.decisionId, grant, result);
     observeAdmitted(deps, rec, grant, result, performance.now() - startedAt, forwardMs);
   };
 }
@@ -198,9 +201,9 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: 
 
 /**
  * Every admitted request is reported once: usage to the ledger, lease back to the pool. The report is written
- * to the policy stream before this returns and the response ends right after, without waiting for its answer:
- * the stream is ordered, so the lease is free before this proxy's next decision is evaluated, and a report the
- * policy service does not take is spooled and replayed (applied once by request id).
+ * to the policy stream before this returns, without waiting for its answer: the stream is ordered, so the lease
+ * is free before this proxy's next decision is evaluated, and a report the policy service does not take is
+ * spooled and replayed (applied once by request id).
  */
 function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
   const u = result.usage;
