@@ -14,6 +14,7 @@ import { ukDrivingLicenceRecognizer } from './uk-driving-licence.js';
 import { ukNhsRecognizer } from './uk-nhs.js';
 import { ukNinoRecognizer } from './uk-nino.js';
 import { ukPassportRecognizer } from './uk-passport.js';
+import { streetAddressRecognizer } from './street-address.js';
 import { ukPostcodeRecognizer } from './uk-postcode.js';
 
 /** Recognizers whose matches may contain no digit (an omocodic codice fiscale can be all letters). */
@@ -35,4 +36,5 @@ export const DIGIT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([
   plPeselRecognizer,
   frNirRecognizer,
   deTaxIdRecognizer,
+  streetAddressRecognizer,
 ]);

@@ -1,0 +1,59 @@
+import { RANK_FORMAT } from '../recognizer.js';
+import type { Candidate, Recognizer } from '../recognizer.js';
+
+// A house number with its street, written the way each country writes it. A street named without a number
+// ("Baker Street", "la rue de Rivoli") is a place, not an address, and is never reported; the postcode and the
+// town are left to their own types (UK_POSTCODE). The span is the flat prefix, the number and the street.
+//
+// Every pattern needs a street word from a closed list (Road, rue, Straße, via, ul., …) next to a capitalised
+// name and a number, so code, logs and prose that merely contain numbers and capitalised words do not match.
+// Quantifiers are bounded and the alternatives inside a repetition cannot consume the same text two ways, so
+// each scan is linear; the recognizer runs only in the windows around digits (digit-windows.ts).
+
+/** A capitalised name word: Acacia, O'Brien, Saint-Germain, Marszałkowska, Vittorio, 3rd is not one. */
+const NAME = String.raw`\p{Lu}[\p{L}'’]*(?:-\p{L}[\p{L}'’]*){0,3}`;
+/** A house number: 12, 12a, 12-14, 12A. */
+const HOUSE = String.raw`\d{1,4}(?:[a-zA-Z](?![\p{L}\d]))?(?:\s?[-–]\s?\d{1,4}[a-zA-Z]?)?`;
+
+const UK_TYPES = [
+  'Street', 'St', 'Road', 'Rd', 'Avenue', 'Ave', 'Lane', 'Ln', 'Drive', 'Dr', 'Close', 'Crescent', 'Cres', 'Way',
+  'Place', 'Pl', 'Court', 'Ct', 'Square', 'Sq', 'Terrace', 'Gardens', 'Grove', 'Hill', 'Park', 'Row', 'Walk',
+  'Mews', 'Parade', 'Green', 'Rise', 'Boulevard', 'Gate', 'Wharf', 'Quay', 'Embankment', 'View', 'Vale',
+].join('|');
+
+/** UK and Irish: [Flat 3, ]12a Acacia Avenue. */
+const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-Za-z]?,?\s)?${HOUSE},?\s(?:${NAME}\s){1,3}(?:${UK_TYPES})\b\.?`;
+
+/** French: 12 bis, rue de la Paix; 3 avenue Victor Hugo. */
+const FR = String.raw`\d{1,4}(?:\s?(?:bis|ter|quater|[A-D])\b)?,?\s(?:[Rr]ue|[Aa]venue|[Aa]v\.|[Bb]oulevard|[Bb]d|[Pp]lace|[Ii]mpasse|[Aa]llée|[Cc]hemin|[Qq]uai|[Cc]ours|[Rr]oute|[Ss]quare|[Pp]assage|[Ff]aubourg)\s(?:(?:de\sla|de\sl['’]|du|des|de|d['’]|la|le|les|l['’])\s?)?${NAME}(?:\s(?:de\s|du\s|des\s)?${NAME}){0,3}`;
+
+/** German, Austrian and Swiss: Hauptstraße 5, Berliner Str. 12a, Kurfürstendamm 21 ("Am Markt 4" has no street word). */
+const DE_SUFFIX = 'straße|strasse|str\\.|weg|allee|platz|gasse|damm|ufer|chaussee|steig|pfad';
+const DE_WORD = 'Straße|Strasse|Str\\.|Weg|Allee|Platz|Gasse|Damm|Ufer|Chaussee';
+const DE = String.raw`(?:${NAME}\s)?(?:\p{Lu}[\p{L}-]{0,40}?(?:${DE_SUFFIX})|(?:${DE_WORD}))\s?${HOUSE}`;
+
+/** Dutch and Flemish: Keizersgracht 123-II, Damstraat 5 hs, Van Baerlestraat 12A. */
+const NL = String.raw`(?:[Vv]an\s(?:de[rn]?\s)?)?\p{Lu}[\p{L}-]{0,40}?(?:straat|laan|gracht|plein|kade|dijk|singel|steeg|dreef)\s\d{1,4}(?:[-\s]?(?:hs|bis|I{1,3}|[A-Za-z])(?![\p{L}\d]))?`;
+
+/** Polish: ul. Marszałkowska 10/12 m. 5; al. Jana Pawła II 23. */
+const PL = String.raw`(?:ul\.|ulica|al\.|aleja|pl\.|plac|os\.|osiedle)\s(?:${NAME}\s|I{1,3}\s|[1-3]\s?Maja\s){1,4}\d{1,4}[A-Za-z]?(?:\s?\/\s?\d{1,4}[A-Za-z]?)?(?:,?\s(?:m\.|lok\.)\s?\d{1,4})?`;
+
+/**
+ * Italian: Via Roma 10, Corso Vittorio Emanuele II, 21, Piazza della Signoria 5/A. A lower-case "via" only after
+ * "in" or a colon ("abito in via Roma 10"): in English text "via Redis 7" is a preposition.
+ */
+const IT = String.raw`(?:(?<=(?:\bin|:)\s)via|Via|[Vv]iale|[Pp]iazza|P\.zza|[Pp]iazzale|[Cc]orso|C\.so|[Ll]argo|[Vv]icolo|[Ss]trada|[Ll]ungomare|[Ll]ungarno|[Cc]ontrada|[Bb]orgo)\s(?:(?:del|della|dello|dei|degli|delle|di|d['’]|XX|IV|V)\s)?(?:${NAME}\s|(?:del|della|dei|di|II|III|IV|XXIV)\s){0,4}${NAME},?\s(?:n\.\s?)?\d{1,4}(?:\s?\/\s?[A-Za-z0-9]{1,3}|[A-Za-z](?![\p{L}\d]))?`;
+
+/** Spanish and Catalan: C/ Mayor 5, Calle de Alcalá, 23, 2º B; Avda. de la Constitución 12. */
+const ES = String.raw`(?:C\/|[Cc]alle|[Aa]vda\.|[Aa]venida|[Pp]aseo|Pº|[Pp]laza|Pza\.|[Rr]onda|[Cc]arrer|[Cc]amino|[Tt]ravesía)\s?(?:(?:de\sla|de\slos|de\slas|del|de)\s)?(?:${NAME}\s){0,3}${NAME},?\s(?:n[ºo°]\.?\s?)?\d{1,4}(?:,\s?\d{1,2}[ºª°]\s?[A-Za-z]?(?![\p{L}\d]))?`;
+
+const ADDRESS_RE = new RegExp(String.raw`(?<![\p{L}\d])(?:${UK}|${FR}|${DE}|${NL}|${PL}|${IT}|${ES})(?![\p{L}\d])`, 'gu');
+
+function find(text: string, out: Candidate[]): void {
+  ADDRESS_RE.lastIndex = 0;
+  for (let m = ADDRESS_RE.exec(text); m !== null; m = ADDRESS_RE.exec(text)) {
+    out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, rank: RANK_FORMAT });
+  }
+}
+
+export const streetAddressRecognizer: Recognizer = { name: 'street-address', find };
