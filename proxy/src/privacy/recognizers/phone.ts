@@ -27,18 +27,30 @@ const PHONE_RE = new RegExp(
 const EXT_RE = new RegExp(`${EXT}$`);
 const GROUP_RE = /\(\d{1,5}\)|\d+/g;
 const TRUNK_RE = /\(0\)/g;
-const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d)/;
+// A date is not followed by a further group in the same style: "06.12.34.56.78" is a French phone number.
+const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const STRONG_START_RE = /^(?:\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
 const CONTEXT_BEFORE_RE = wordsRe([
   'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
   'ring', 'dial', 'sms', 'text me', 'whatsapp', 'contact', 'landline', 'desk', 'voicemail', 'answering',
   'messages? (?:to|on)', 'reach (?:me|us|him|her|them)',
+  // German, French, Spanish, Italian, Polish and Dutch, as people introduce a number in each.
+  'telefon', 'telefonnummer', 'rufnummer', 'handy', 'handynummer', 'mobil', 'mobilnummer', 'festnetz', 'unter',
+  'erreichbar', 'anrufen', 'téléphone', 'tél', 'portable', 'fixe', 'joignable', 'joindre', 'appelez', 'appeler',
+  'au', 'teléfono', 'telefono', 'tfno', 'tlf', 'móvil', 'movil', 'llámame', 'llámanos', 'llamar', 'llama',
+  'cellulare', 'cell', 'chiamami', 'chiamaci', 'chiamare', 'numero di telefono', 'kom', 'komórka', 'komórkowy',
+  'pod numerem', 'numer telefonu', 'dzwonić', 'telefoon', 'telefoonnummer', 'mobiel', 'mobiele', 'gsm', 'bel',
+  'bellen', 'belt', 'bereikbaar',
 ]);
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
 // An id label right before the number ("Order #", "PO number", "ISBN") outweighs any phone context.
 const ID_CONTEXT_RE = idLabelRe([
   ...ID_LABEL_WORDS, 'utr', 'ssn', 'nhs', 'nino', 'iban', 'card', 'version', 'passport', 'licen[cs]e', 'pesel', 'vat',
+  // Company and tax numbers, which national formats make look like phones (PL NIP 123-456-78-90, FR SIREN).
+  'company', 'registered in england(?: and wales)?', 'companies house', 'steuernummer', 'st\\.?-?nr', 'hrb', 'hra',
+  'handelsregister', 'siren', 'siret', 'rcs', 'tva', 'cif', 'nif', 'partita iva', 'p\\.? ?iva', 'rea', 'nip', 'regon',
+  'krs', 'kvk(?:-nummer)?', 'btw', 'rsin', 'ust-idnr', 'vat reg',
 ]);
 // Digits continuing an IBAN-like group run ("GB00 WEST 0065 5101 …", a mistyped IBAN) are no phone.
 const IBAN_PREFIX_RE = /\b[A-Z]{2}\d{2}(?:[ -][A-Z0-9]{4}){0,7}[ -]$/;
