@@ -123,6 +123,29 @@ describe('privacy modes end to end', function () {
     fake.setBehaviour(null);
   });
 
+  it('names and street addresses: flagged, redacted before the upstream, tokenised and restored (SDK, live keys)', async function () {
+    const NAME = "Siobhan O'Brien";
+    const ADDRESS = '14 Acacia Avenue';
+    const prompt = `Please send the contract to ${NAME}, ${ADDRESS}, Leeds. Dear Herr Schröder, thanks.`;
+    const flagged = await sdk('flag').messages.create(ask(prompt)).withResponse();
+    expect(flagged.response.headers.get('x-gateway-pii')).to.equal('PERSON=2,STREET_ADDRESS=1');
+
+    await sdk('live-redact').messages.create(ask(prompt));
+    const redacted = fake.requests[0]?.rawBody ?? '';
+    expect(redacted).to.not.contain('Siobhan').and.not.contain('Acacia').and.not.contain('Schröder');
+    expect(redacted).to.contain('to [REDACTED_PERSON], [REDACTED_STREET_ADDRESS], Leeds. Dear Herr [REDACTED_PERSON], thanks.');
+
+    fake.setBehaviour(() => ({ content: [{ type: 'text', text: 'Sent to [PERSON_1] at [STREET_ADDRESS_1]; cc [PERSON_2].' }], chunkSize: 2 }));
+    const whole = await sdk('live-tokenise').messages.create(ask(prompt));
+    const streamed = await sdk('live-tokenise').messages.stream(ask(prompt)).finalMessage();
+    for (const m of [whole, streamed]) expect(textOf(m)).to.equal(`Sent to ${NAME} at ${ADDRESS}; cc Schröder.`);
+    for (const r of fake.requests.slice(1)) {
+      expect(r.rawBody).to.not.contain('Siobhan').and.not.contain('Acacia');
+      expect(r.rawBody).to.contain('[PERSON_1]').and.contain('[STREET_ADDRESS_1]');
+    }
+    fake.setBehaviour(null);
+  });
+
   it('never writes a detected value or a key to the logs, and counts detections in metrics', async function () {
     await sdk('flag').messages.create(ask(PROMPT));
     const logs = [...gw.policy.output, ...gw.proxiesRunning.flatMap((p) => p.output)].join('\n');

@@ -10,12 +10,16 @@ const TOKENS = new Map([
   ['[UK_NHS_1]', '943 476 5919'],
   // Characters that must be escaped inside a JSON string.
   ['[DATE_OF_BIRTH_1]', 'born "3/3/79" \\ tab\there'],
+  // Names and addresses: apostrophes, diacritics (several UTF-8 bytes a character), and a token prefix of another.
+  ['[PERSON_1]', "Siobhan O'Brien"],
+  ['[PERSON_10]', 'Zoë Ní Bhriain'],
+  ['[STREET_ADDRESS_1]', 'ul. Marszałkowska 10/12 m. 5'],
 ]);
 
 const RESPONSE =
   'Dear [EMAIL_1], we called [PHONE_1] ([PHONE_1]) about [UK_NHS_1]; cc [EMAIL_12]. ' +
   'Not ours: [EMAIL_2], [NOT_A_TOKEN], [EMAIL_1 x], [[EMAIL_1]] and a stray [ and ] and [UK_. ' +
-  'DOB [DATE_OF_BIRTH_1]. Ends with [EMAIL_1]';
+  'DOB [DATE_OF_BIRTH_1]. Dear [PERSON_1] and [PERSON_10] of [STREET_ADDRESS_1], not [PERSON_2]. Ends with [EMAIL_1]';
 
 function restoredWhole(text: string, escape: (v: string) => string = (v) => v): string {
   return text.replace(/\[[A-Z][A-Z0-9_]*\]/g, (t) => {

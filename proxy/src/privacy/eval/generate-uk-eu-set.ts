@@ -31,7 +31,7 @@ function say(...parts: ReadonlyArray<string | [PiiType, string]>): Segment {
 
 const POSITIVES: ReadonlyArray<(r: Prng) => Segment> = [
   (r) => say('Please reply to ', ['EMAIL', v.email(r)], ' by Friday.'),
-  (r) => say(`From: ${r.pick(NAMES)} <`, ['EMAIL', v.email(r)], '>'),
+  (r) => say('From: ', ['PERSON', r.pick(NAMES)], ' <', ['EMAIL', v.email(r)], '>'),
   (r) => say('cc: ', ['EMAIL', v.email(r)], ', ', ['EMAIL', v.email(r)]),
   (r) => say('{"user": "', ['EMAIL', v.email(r)], `", "id": ${r.int(1000, 99999)}}`),
   (r) => say('You can reach me on ', ['PHONE', v.phone(r)], '.'),
@@ -39,12 +39,12 @@ const POSITIVES: ReadonlyArray<(r: Prng) => Segment> = [
   (r) => say('My number is ', ['PHONE', v.phone(r)], ' if anything changes.'),
   (r) => say('Call the surgery on ', ['PHONE', v.phone(r)], ' between 9 and 5.'),
   (r) => say('Mobile: ', ['PHONE', v.phone(r)], '\nOffice: ', ['PHONE', v.phone(r)]),
-  (r) => say(`Details: ${r.pick(NAMES)}, `, ['PHONE', v.phone(r)], ', ', ['UK_POSTCODE', v.postcode(r)], '.'),
+  (r) => say('Details: ', ['PERSON', r.pick(NAMES)], ', ', ['PHONE', v.phone(r)], ', ', ['UK_POSTCODE', v.postcode(r)], '.'),
   (r) => say('NI number: ', ['UK_NINO', v.nino(r)]),
   (r) => say('My National Insurance number is ', ['UK_NINO', v.nino(r)], ', please update it.'),
-  (r) => say(`${r.pick(NAMES)},`, ['UK_NINO', v.nino(r)], `,${r.int(20, 65)},active`),
+  (r) => say(['PERSON', r.pick(NAMES)], ',', ['UK_NINO', v.nino(r)], `,${r.int(20, 65)},active`),
   (r) => say('NHS number: ', ['UK_NHS', v.nhsFormatted(r)]),
-  (r) => say(`Patient ${r.pick(NAMES)} (`, ['UK_NHS', v.nhsFormatted(r)], ') was seen today.'),
+  (r) => say('Patient ', ['PERSON', r.pick(NAMES)], ' (', ['UK_NHS', v.nhsFormatted(r)], ') was seen today.'),
   (r) => say('NHS No. ', ['UK_NHS', v.nhsDigits(r)], ' - referral attached.'),
   (r) => say('Her NHS number is ', ['UK_NHS', v.nhsDigits(r)], '.'),
   (r) => say('IBAN: ', ['IBAN', v.iban(r)]),
@@ -65,7 +65,7 @@ const POSITIVES: ReadonlyArray<(r: Prng) => Segment> = [
     return say('[', ['EMAIL', e], '](mailto:', ['EMAIL', e], ')');
   },
   (r) => say("Send it to '", ['EMAIL', v.email(r).toUpperCase()], "'."),
-  (r) => say(`${r.pick(NAMES)} - `, ['PHONE', v.phone(r)]),
+  (r) => say(['PERSON', r.pick(NAMES)], ' - ', ['PHONE', v.phone(r)]),
   (r) => {
     const tel = r.chance(0.5) ? `+447${r.pick(['700', '911'])}${r.digits(6)}` : `+4420${r.digits(8)}`;
     return say('<a href="tel:', ['PHONE', tel], '">call us</a>');

@@ -12,6 +12,7 @@ export const PRESIDIO_LABELS: Readonly<Record<string, PiiType>> = {
   CREDIT_CARD: 'CARD',
   IBAN_CODE: 'IBAN',
   IP_ADDRESS: 'IP_ADDRESS',
+  PERSON: 'PERSON',
 };
 
 interface RawSpan {

@@ -8,6 +8,7 @@ import { frNirRecognizer } from './fr-nir.js';
 import { ibanRecognizer } from './iban.js';
 import { ipAddressRecognizer } from './ip-address.js';
 import { itCodiceFiscaleRecognizer } from './it-codice-fiscale.js';
+import { personRecognizer } from './person.js';
 import { phoneRecognizer } from './phone.js';
 import { plPeselRecognizer } from './pl-pesel.js';
 import { ukDrivingLicenceRecognizer } from './uk-driving-licence.js';
@@ -17,8 +18,8 @@ import { ukPassportRecognizer } from './uk-passport.js';
 import { streetAddressRecognizer } from './street-address.js';
 import { ukPostcodeRecognizer } from './uk-postcode.js';
 
-/** Recognizers whose matches may contain no digit (an omocodic codice fiscale can be all letters). */
-export const TEXT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([emailRecognizer, itCodiceFiscaleRecognizer]);
+/** Recognizers whose matches may contain no digit (an omocodic codice fiscale can be all letters, a name has none). */
+export const TEXT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([emailRecognizer, itCodiceFiscaleRecognizer, personRecognizer]);
 
 /** Recognizers whose every match contains a digit: they scan only the windows around digits. */
 export const DIGIT_RECOGNIZERS: readonly Recognizer[] = Object.freeze([

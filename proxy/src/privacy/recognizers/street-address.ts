@@ -16,13 +16,15 @@ const NAME = String.raw`\p{Lu}[\p{L}'’]*(?:-\p{L}[\p{L}'’]*){0,3}`;
 const HOUSE = String.raw`\d{1,4}(?:[a-zA-Z](?![\p{L}\d]))?(?:\s?[-–]\s?\d{1,4}[a-zA-Z]?)?`;
 
 const UK_TYPES = [
-  'Street', 'St', 'Road', 'Rd', 'Avenue', 'Ave', 'Lane', 'Ln', 'Drive', 'Dr', 'Close', 'Crescent', 'Cres', 'Way',
-  'Place', 'Pl', 'Court', 'Ct', 'Square', 'Sq', 'Terrace', 'Gardens', 'Grove', 'Hill', 'Park', 'Row', 'Walk',
-  'Mews', 'Parade', 'Green', 'Rise', 'Boulevard', 'Gate', 'Wharf', 'Quay', 'Embankment', 'View', 'Vale',
+  'Street', 'Road', 'Avenue', 'Lane', 'Drive', 'Close', 'Crescent', 'Way', 'Place', 'Court', 'Square', 'Terrace',
+  'Gardens', 'Grove', 'Hill', 'Park', 'Row', 'Walk', 'Mews', 'Parade', 'Green', 'Rise', 'Boulevard', 'Gate', 'Wharf',
+  'Quay', 'Embankment', 'View', 'Vale',
 ].join('|');
+/** Abbreviated street words, which may carry a full stop ("Acacia Ave."); a full word's stop ends the sentence. */
+const UK_ABBREVIATIONS = ['St', 'Rd', 'Ave', 'Ln', 'Dr', 'Cres', 'Pl', 'Ct', 'Sq'].join('|');
 
 /** UK and Irish: [Flat 3, ]12a Acacia Avenue. */
-const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-Za-z]?,?\s)?${HOUSE},?\s(?:${NAME}\s){1,3}(?:${UK_TYPES})\b\.?`;
+const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-Za-z]?,?\s)?${HOUSE},?\s(?:${NAME}\s){1,3}(?:(?:${UK_TYPES})\b|(?:${UK_ABBREVIATIONS})\b\.?)`;
 
 /** French: 12 bis, rue de la Paix; 3 avenue Victor Hugo. */
 const FR = String.raw`\d{1,4}(?:\s?(?:bis|ter|quater|[A-D])\b)?,?\s(?:[Rr]ue|[Aa]venue|[Aa]v\.|[Bb]oulevard|[Bb]d|[Pp]lace|[Ii]mpasse|[Aa]llée|[Cc]hemin|[Qq]uai|[Cc]ours|[Rr]oute|[Ss]quare|[Pp]assage|[Ff]aubourg)\s(?:(?:de\sla|de\sl['’]|du|des|de|d['’]|la|le|les|l['’])\s?)?${NAME}(?:\s(?:de\s|du\s|des\s)?${NAME}){0,3}`;

@@ -12,6 +12,9 @@ describe('privacy/recognizers/street-address', () => {
     expect(find('221B Baker Street')).to.deep.equal(['221B Baker Street']);
     expect(find('she moved to 12a St Mary\'s Road last year')).to.deep.equal(["12a St Mary's Road"]);
     expect(find('Unit 4, 10-12 Castle Street, Dublin 2')).to.deep.equal(['Unit 4, 10-12 Castle Street']);
+    // A full street word's stop ends the sentence; an abbreviation keeps its own.
+    expect(find('She lives at 14 Acacia Avenue.')).to.deep.equal(['14 Acacia Avenue']);
+    expect(find('She lives at 14 Acacia Ave. in Leeds')).to.deep.equal(['14 Acacia Ave.']);
   });
 
   it('finds German, Dutch and Polish addresses: street first, number after', () => {

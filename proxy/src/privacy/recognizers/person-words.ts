@@ -1,0 +1,100 @@
+// Word lists of the PERSON recognizer, written for this project (no package ships UK and EU given names in a
+// form small enough to load in every detector thread). Given names are those of people living in the UK and the
+// EU, of every heritage; names that are also common words or places ("Will", "Grace", "Mark", "May", "Victoria",
+// "Paris", "Max", "Ruby", "Julia") are left out on purpose: they count only after a title or in a greeting.
+
+const GIVEN_NAMES = `
+Aaliyah Aarav Abdul Abdullah Abigail Adaeze Adam Adebayo Adeola Adrian Adriana Agata Agnieszka Ahmad Ahmed Aidan
+Aileen Aisha Aislinn Ajay Akash Alastair Aleksandra Alessandra Alessandro Alessia Alexander Alexandra Alexandre
+Alexei Alfie Alice Alicia Alina Alistair Amaia Amara Amelia Amélie Amina Amir Amit Amy Ana Anastasia Andrea Andreas
+Andrei Andrzej Aneta Angela Angelika Anja Anke Ann Anna Anne Annette Anouk Anthony Antoine Antonio Anya Aoife Archie
+Arjun Arnaud Arne Arthur Asha Ashok Astrid Aurélie Ayesha Aylin Bartosz Bastian Beata Beatriz Bernard Bernd Bethan
+Bianca Birgit Björn Bogdan Brendan Bridget Bronwen Caitlin Callum Camille Carla Carlos Carmen Caroline Catalina
+Catherine Cathal Cecilia Cédric Charlotte Chiara Chidi Chinedu Chioma Chloé Chloe Christian Christina Christine
+Christoph Christophe Ciara Ciarán Claire Clara Claudia Clément Colm Connor Conor Cristina Cristian Dagmar Daniel
+Daniela Daniele Danuta Dariusz Darragh David Davide Declan Deepak Deirdre Denis Dermot Diana Diego Dieter Dimitri
+Dirk Dominik Dominika Dorota Dylan Edward Eilidh Eimear Elena Eleanor Elif Elisa Elisabeth Elizabeth Elke Ella Ellie
+Emeka Emil Emily Emma Emmanuel Emre Enrique Enzo Erik Esra Esther Étienne Eugenia Ewa Ewan Fabian Fabienne Fatima
+Fatma Federica Federico Felix Femi Fenna Fernando Fiona Fionnuala Florian Folake Francesca Francesco Francisco
+François Françoise Frederik Freya Friedrich Funmilayo Gabriel Gabriela Gabriele Gareth Georg George Gerhard Giorgia
+Giorgio Giovanni Girish Giulia Giulio Giuseppe Grzegorz Guillaume Gunther Gustavo Günter Gwen Hamza Hannah Hans
+Harriet Harry Harvinder Hassan Heike Heinrich Helena Helga Hélène Hendrik Henrik Hiroshi Hugo Hussein Iain Ian
+Ibrahim Ifeoma Ignacio Igor Ilse Imogen Inés Ines Ingrid Ioana  Irene Isabel Isabella Isabelle Isla Ismail Ivan
+Jakub Jamal James Jan Jana Janet Janina Janusz Javier Jennifer Jens Jeroen Jessica Joanna Joaquín Johan Johann Johanna
+John Jonas Jonathan Jorge José Josef Joseph Joshua Juan Judith Julien Juliette Jürgen Justyna Kai Kamil Karen Karin
+Karol Karolina Kasia Katarzyna Katharina Kathleen Kavita Kayode Kazimierz Kemal Kenji Kerstin Kevin Khadija Kieran
+Klaus Krishna Krzysztof Kwame Kwabena Lars Laura Lauren Laurent Lea Leila Lena Leon Leonie Lewis Liam Lieke Lina
+Lisa Lorenzo Louis Louise Luca Lucas Lucía Lucy Ludovic Ludwig Luis Luisa Lukas Łukasz Maciej Magdalena Maia Maja
+Małgorzata Manon Manuel Manuela Marcel Marco Marek Margaret Margarethe María Maria Marie Mariusz Marta Martina Mateo
+Mateusz Matteo Matthias Maximilian Mehmet Mei Melanie Mercedes Michael Michał Michel Michelle Miguel Mikołaj
+Milena Mohamed Mohammed Monika Muhammad Mustafa Nadia Naomi Natalia Nathalie Nathan Neha Niamh Nicola Nicolas
+Nikolai Nils Nina Noah Noémie Nuala Nuno Obinna Océane Oisín Olga Oliver Olivia Oluwaseun Omar Orla Oskar Owen
+Pablo Padraig Paolo  Patricia Patrick Paul Paula Paulina Pedro Peter Philipp Philippe Pierre Pieter Piotr
+Priya Rafael Rafał Rahul Rajesh Ramón Raphael Rashid Rebecca Reza Rhiannon Rhys Ricardo Richard Robert Roberta
+Roberto Rodrigo Rohan Roisín Rosa Rossella Ruairí Rui Rutger Ryan Sabine Sadia Samir Samuel Sandra Sanjay 
+Sara Sarah Saskia Sebastian Sebastián Seamus Sean Seán Sergei Sergio Shauna Shreya Silvia Simone Sinéad Siobhan
+Siobhán Sofia Sofía Sophie Stefan Stefania Stefano Stephen Steven Susanne Sven Swati Szymon Tadeusz Tamara Tanvir
+Thabo Theo Thibault Thomas Tiago Tobias Tomasz Torsten Tunde Ulrich Ulrike Ursula Valentina Valeria Vanessa Vera
+Vijay Vincent Virginie Vivek Wei Wiebke Wiktoria Wilhelm Willem Wojciech Wolfgang Xavier Xin Yasmin Yusuf Yvonne
+Zainab Zara Zbigniew Zeynep Zofia Zoe Zoë Zuzanna Mary Jane Tom Ben Joe Dan Jim Tim Kate Katie Jack Sophia
+`;
+
+export const GIVEN_NAME_SET: ReadonlySet<string> = new Set(GIVEN_NAMES.split(/\s+/).filter((w) => w !== ''));
+
+/** Honorifics in the seven languages (literal text); a capitalised name after one is a person's. */
+export const TITLES = [
+  'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',
+  'Madame', 'Sr', 'Sra', 'Srta', 'Señor', 'Señora', 'Doña', 'Sig', 'Sig.ra', 'Sig.na', 'Signor', 'Signora',
+  'Dott', 'Dott.ssa', 'Pan', 'Pani', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
+];
+
+/** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
+export const GREETINGS = [
+  'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Bonjour',
+  'Salut', 'Cher', 'Chère', 'Hola', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao', 'Caro', 'Cara', 'Gentile',
+  'Buongiorno', 'Cześć', 'Witaj', 'Szanowny Panie', 'Szanowna Pani', 'Beste', 'Hoi', 'Geachte',
+];
+
+/** Sign-offs after which the next line begins with the writer's name. */
+export const SIGN_OFFS = [
+  'Regards', 'Kind regards', 'Best regards', 'Warm regards', 'Best wishes', 'Best', 'Cheers', 'Thanks', 'Thank you',
+  'Many thanks', 'Sincerely', 'Yours sincerely', 'Yours faithfully', 'Mit freundlichen Grüßen', 'Viele Grüße',
+  'Liebe Grüße', 'Beste Grüße', 'Cordialement', 'Bien à vous', 'Amicalement', 'Bien cordialement', 'Saludos',
+  'Un saludo', 'Atentamente', 'Cordiali saluti', 'Saluti', 'Distinti saluti', 'Un abbraccio', 'Pozdrawiam',
+  'Z poważaniem', 'Met vriendelijke groet', 'Met vriendelijke groeten', 'Groeten', 'Groetjes',
+];
+
+/** Surname particles, written between the given name (or title) and the surname. */
+export const PARTICLES = [
+  'van der', 'van den', 'van de', 'van', 'von der', 'von', 'de la', 'de las', 'de los', 'del', 'de', 'di', 'da', 'du',
+  'le', 'la', 'dos', 'das', 'ter', 'ten', 'zu', 'bin', 'ibn', 'al', 'el', 'Ní', 'Nic', 'Mac', 'Ó', 'Ua',
+];
+
+/**
+ * Words that, right after a name, make it the name of a place, a building or a firm ("Victoria Station",
+ * "Elizabeth Line", "Ronald McDonald House"): the whole match is dropped.
+ */
+export const PLACE_WORDS: ReadonlySet<string> = new Set(`
+Street Road Avenue Lane Drive Way Close Place Square Gardens Terrace Court Station Airport Hospital Ward Clinic Surgery
+Centre Center College University School Academy Institute Church Cathedral Chapel Abbey House Hall Hotel Park Bridge
+Line Tower Building Foundation Trust Fund Ltd Limited Inc Plc LLP GmbH AG SA SRL BV Group Company Bank Airlines
+Airways Memorial Library Museum Gallery Theatre Theater Stadium Arena Market Mall Shop Store Bakery Pharmacy Prize
+Award Lecture Bay Island River Lake Mountain Valley Forest Hill Hills Estate Quay Wharf Port Harbour Strasse Straße
+Platz Allee Bahnhof Krankenhaus Flughafen Rue Gare Aéroport Hôpital Calle Plaza Estación Aeropuerto Via Piazza
+Stazione Aeroporto Ospedale Ulica Dworzec Lotnisko Szpital Straat Plein Ziekenhuis Luchthaven Syndrome Disease Effect
+Law Theorem Prize Medal Cup Trophy
+`.split(/\s+/).filter((w) => w !== ''));
+
+/** Capitalised words that are never part of a person's name: a name stops before them, a greeting to them is none. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(`
+The And Or Of For To In On At By With From Is Are Was Were Be Has Have Had Not No Yes All Any Every Some This That
+These Those Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
+August September October November December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Team Everyone Everybody
+World There Folks Guys Support Admin Sales Service Services Sir Madam Madame Customer Colleagues Friends Mum Mom Dad
+Hiring Manager Again Both Grüße Grüsse Gruß Regards Wishes Saludos Saluti Groeten Greetings Software Engineer
+Developer Director Analyst Consultant Designer Architect Product Data Staff Principal Lead Vice President Associate
+Account Executive Officer Specialist Scientist Member Partner
+`.split(/\s+/).filter((w) => w !== ''));
+
+/** Words before a name that make it part of a place's name: "St Thomas' Hospital", "San Francisco", "Sankt Georg". */
+export const PLACE_PREFIXES = ['St', 'St.', 'Saint', 'Sainte', 'San', 'Santa', 'Santo', 'São', 'Sankt', 'Port', 'Fort', 'Lake', 'Mount', 'Mont'];

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { applyPrivacy, detect } from '../../../src/privacy/index.js';
+import { personRecognizer } from '../../../src/privacy/recognizers/person.js';
+import { findValues } from './find-values.js';
+
+describe('privacy/recognizers/person', () => {
+  // Several rules may propose the same span; the detector keeps one.
+  const find = (text: string): string[] => [...new Set(findValues(personRecognizer, text))];
+
+  it('finds a name after a title in each language, the title left out of the span', () => {
+    const cases: Array<[string, string[]]> = [
+      ["Dear Mr O'Brien, thanks for your letter.", ["O'Brien"]],
+      ['Dr Chidi Okafor will see you at ten.', ['Chidi Okafor']],
+      ['Bitte rufen Sie Frau Schröder oder Herrn Müller an.', ['Schröder']],
+      ['Herr Müller ist im Urlaub.', ['Müller']],
+      ['M. Dupont et Mme Lefèvre sont arrivés.', ['Dupont', 'Lefèvre']],
+      ['El Sr. García y la Sra. Fernández llegaron.', ['García', 'Fernández']],
+      ['La Sig.ra Bianchi e il Sig. Di Stefano.', ['Bianchi', 'Di Stefano']],
+      ['Pani Nowak i Pan Wiśniewski', ['Nowak', 'Wiśniewski']],
+      ['Geachte dhr. Van der Berg en mevr. De Vries', ['Van der Berg', 'De Vries']],
+    ];
+    for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+  });
+
+  it('finds a given name in a greeting and the writer after a sign-off', () => {
+    expect(find('Hi Siobhan,\nthe draft is attached.')).to.deep.equal(['Siobhan']);
+    expect(find('Liebe Grüße\nJürgen')).to.deep.equal(['Jürgen']);
+    expect(find('Cordialement,\nAmélie Durand')).to.deep.equal(['Amélie Durand']);
+    expect(find('Kind regards,\nAoife Murphy\nAccounts')).to.deep.equal(['Aoife Murphy']);
+    expect(find('Ciao Grace!')).to.deep.equal(['Grace']); // a word-like name counts in a greeting
+  });
+
+  it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
+    const cases: Array<[string, string]> = [
+      ["Please send the contract to Siobhan O'Brien, 14 Acacia Avenue.", "Siobhan O'Brien"],
+      ['Jakub van der Berg signed it.', 'Jakub van der Berg'],
+      ['María García López vino ayer.', 'María García López'],
+      ['Łukasz Kowalski zadzwoni.', 'Łukasz Kowalski'],
+      ['cc Zoë Ní Bhriain', 'Zoë Ní Bhriain'],
+      ['Priya Natarajan-Hughes joined.', 'Priya Natarajan-Hughes'],
+      ['Mary Ann Smith called back.', 'Mary Ann Smith'],
+      ['Ask Kwame Mensah or Mehmet Yılmaz.', 'Kwame Mensah'],
+    ];
+    for (const [text, name] of cases) expect(find(text), text).to.include(name);
+  });
+
+  it('is not fooled by places, firms and words named after people', () => {
+    for (const text of [
+      'Change at Victoria Station for the Elizabeth Line.',
+      "Meet me outside St Thomas' Hospital or at Charles de Gaulle airport.",
+      'We shopped at Marks & Spencer and Sainsbury\'s on Oxford Street.',
+      'Will you come? Grace period ends in May; Mark as read.',
+      'Hello World!',
+      'Hi Team,',
+      'Kind regards,\nThe Support Team',
+      'Sr. Software Engineer at Acme',
+      'San Pablo Bay and Santa Maria',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('stays quiet on code identifiers, schemas and logs', () => {
+    const code = [
+      'class Martin extends Base { getUserName() { return this.first_name; } }',
+      'const MaxTokens = 1024; PersonService.findByName(name)',
+      '{"name": "Thomas", "type": "string", "description": "The given name"}',
+      'at com.example.Ahmed.run(Ahmed.java:12)',
+      'import { Adrian } from "./people/Adrian"; path /home/sarah/Sarah Jones.txt',
+      'user=Siobhan_OBrien email=siobhan.obrien@example.com',
+    ].join('\n');
+    expect(find(code)).to.deep.equal([]);
+  });
+
+  it('redacts and tokenises names through the privacy modes, leaving the title readable', () => {
+    const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: "Dear Dr O'Brien, Siobhan O'Brien lives at 14 Acacia Avenue." }] };
+    const redacted = applyPrivacy(structuredClone(body), 'redact');
+    expect(JSON.stringify(redacted.body)).to.include('Dear Dr [REDACTED_PERSON], [REDACTED_PERSON] lives at [REDACTED_STREET_ADDRESS].');
+    const tokenised = applyPrivacy(structuredClone(body), 'tokenise');
+    const text = JSON.stringify(tokenised.body);
+    expect(text).to.include('[PERSON_1]').and.include('[PERSON_2]').and.include('[STREET_ADDRESS_1]');
+    expect(text).to.not.include("O'Brien");
+    expect(tokenised.restorer?.createStreamRestorer().push(0, 'text', 'Hello [PERSON_2]!')).to.equal("Hello Siobhan O'Brien!");
+  });
+
+  it('settles overlaps: an email stays an email', () => {
+    expect(detect('Siobhan O\'Brien <siobhan.obrien@example.ie>').map((f) => f.type)).to.deep.equal(['PERSON', 'EMAIL']);
+  });
+});
