@@ -38,18 +38,18 @@ const CAPITALISED_RE = new RegExp(`${UPPER}[a-zß-öø-ÿā-ž]{1,20}(?!${LETTER
 /** A letter, digit or underscore: a title or greeting right after one is inside another word. */
 const WORD_CHAR_RE = new RegExp(`${LETTER}|[\\d_]`);
 /** What may not stand right before a given name: a letter (the word goes on), or a sign of an identifier or path. */
-const JOINED_BEFORE_RE = /[A-Za-zÀ-ÖØ-öø-ÿĀ-ž\d_'’.\-\/@#$\\]/;
+const JOINED_BEFORE_RE = new RegExp(`${LETTER}|[\\d_'’./@#$\\\\-]`);
 /** One surname word after a given name, with its particle: sticky, tried right after the given name. */
 const SURNAME_RE = new RegExp(String.raw`[ \t]((?:${PARTICLE}[ \t])?)(${NAME_WORD})(?!${LETTER}|[\d_])`, 'y');
 const PLACE_PREFIX_RE = new RegExp(String.raw`(?:^|[^\p{L}])${wordAlternation(PLACE_PREFIXES)}[ \t]$`, 'u');
 const WORD_RE = /[\p{L}'’-]+/gu;
 
-/** The words of a matched name, without particles. */
+/** The words of a matched name, particles included. */
 function wordsOf(name: string): string[] {
   return name.match(WORD_RE) ?? [];
 }
 
-/** A name whose last word is followed by a place word names a place; one with a stop word is no name at all. */
+/** A name with a stop or place word in it is none: "Hello World", "Hi Team", "Dear Victoria Station". */
 function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
   if (words.some((w) => STOP_WORDS.has(w) || PLACE_WORDS.has(w))) return;

@@ -83,6 +83,14 @@ describe('privacy/recognizers/person', () => {
     expect(tokenised.restorer?.createStreamRestorer().push(0, 'text', 'Hello [PERSON_2]!')).to.equal("Hello Siobhan O'Brien!");
   });
 
+  it('scans 1 MB runs of titles, greetings and given names, and still finds the name planted after them', () => {
+    for (const unit of ['Siobhan ', 'Dear Mr ', 'Kind regards,\n', 'Jakub van der ', "O'Brien-O'Brien "]) {
+      const text = `${unit.repeat(Math.ceil(1_000_000 / unit.length))}\nAsk Dr Kowalski.`;
+      const found = find(text);
+      expect(found, unit).to.include('Kowalski');
+    }
+  });
+
   it('settles overlaps: an email stays an email', () => {
     expect(detect('Siobhan O\'Brien <siobhan.obrien@example.ie>').map((f) => f.type)).to.deep.equal(['PERSON', 'EMAIL']);
   });
