@@ -39,7 +39,7 @@ const CONTEXT_BEFORE_RE = wordsRe([
   'telefon', 'telefonnummer', 'rufnummer', 'handy', 'handynummer', 'mobil', 'mobilnummer', 'festnetz', 'unter',
   'erreichbar', 'anrufen', 'téléphone', 'tél', 'portable', 'fixe', 'joignable', 'joindre', 'appelez', 'appeler',
   'au', 'teléfono', 'telefono', 'tfno', 'tlf', 'móvil', 'movil', 'llámame', 'llámanos', 'llamar', 'llama',
-  'cellulare', 'cell', 'chiamami', 'chiamaci', 'chiamare', 'numero di telefono', 'kom', 'komórka', 'komórkowy',
+  'cellulare', 'chiamami', 'chiamaci', 'chiamare', 'numero di telefono', 'kom', 'komórka', 'komórkowy',
   'pod numerem', 'numer telefonu', 'dzwonić', 'telefoon', 'telefoonnummer', 'mobiel', 'mobiele', 'gsm', 'bel',
   'bellen', 'belt', 'bereikbaar',
 ]);
