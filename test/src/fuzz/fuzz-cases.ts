@@ -3,29 +3,7 @@
  * Each case is raw bytes for one TCP connection, so headers, framing and pacing can be as wrong as the body.
  */
 
-/** mulberry32: small, fast, good enough to spread cases; the same seed gives the same cases. */
-export class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.next() * xs.length)] as T;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
+import { Prng } from '../support/prng.js';
 
 export interface FuzzKeys {
   test: string[];
@@ -47,7 +25,7 @@ export interface FuzzCase {
 const MODELS = ['alpha-sonnet-5', 'alpha-sonnet-4-6', 'alpha-haiku-4-5', 'alpha-opus-5'];
 const PATHS = ['/v1/messages', '/v1/messages/count_tokens', '/v1/messages?beta=true'];
 
-function validBody(rng: Rng): Record<string, unknown> {
+function validBody(rng: Prng): Record<string, unknown> {
   return {
     model: rng.pick(MODELS),
     max_tokens: rng.int(1, 64),
@@ -61,7 +39,7 @@ function head(method: string, path: string, headers: Array<[string, string]>): s
 }
 
 /** A POST with a valid key and a correct Content-Length around `body`; extra headers appended. */
-function postBody(rng: Rng, keys: FuzzKeys, body: string | Buffer, extra: Array<[string, string]> = [], path = rng.pick(PATHS)): Array<string | Buffer> {
+function postBody(rng: Prng, keys: FuzzKeys, body: string | Buffer, extra: Array<[string, string]> = [], path = rng.pick(PATHS)): Array<string | Buffer> {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   const key = rng.chance(0.25) ? rng.pick(keys.live) : rng.pick(keys.test);
   const auth: [string, string] = rng.chance(0.5) ? ['x-api-key', key] : ['authorization', `Bearer ${key}`];
@@ -76,7 +54,7 @@ const nest = (open: string, close: string, depth: number, inner: string) => open
 // ---------------------------------------------------------------------------------------------------------------
 // Bodies
 
-function invalidJson(rng: Rng, keys: FuzzKeys): FuzzCase {
+function invalidJson(rng: Prng, keys: FuzzKeys): FuzzCase {
   const valid = JSON.stringify(validBody(rng));
   const variants: Array<[string, () => string | Buffer]> = [
     ['truncated', () => valid.slice(0, rng.int(0, valid.length - 1))],
@@ -102,7 +80,7 @@ function invalidJson(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'invalid JSON', name, pieces: postBody(rng, keys, make(), [], path) };
 }
 
-function deepJson(rng: Rng, keys: FuzzKeys): FuzzCase {
+function deepJson(rng: Prng, keys: FuzzKeys): FuzzCase {
   const depth = rng.pick([129, 200, 1_000, 20_000, 100_000, rng.int(129, 300_000)]);
   const b = validBody(rng);
   const variants: Array<[string, () => string]> = [
@@ -118,7 +96,7 @@ function deepJson(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'deep JSON', name: `${name} (${depth})`, pieces: postBody(rng, keys, make()) };
 }
 
-function hugeStrings(rng: Rng, keys: FuzzKeys): FuzzCase {
+function hugeStrings(rng: Prng, keys: FuzzKeys): FuzzCase {
   const size = rng.pick([300, 70_000, 1_100_000, 4 * 1024 * 1024 + rng.int(1, 1000)]);
   const big = 'x'.repeat(size);
   const b = validBody(rng);
@@ -137,7 +115,7 @@ function hugeStrings(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'huge strings and counts', name: `${name} (${size})`, pieces: postBody(rng, keys, make()), mayPass };
 }
 
-function wrongTypes(rng: Rng, keys: FuzzKeys): FuzzCase {
+function wrongTypes(rng: Prng, keys: FuzzKeys): FuzzCase {
   const b = validBody(rng);
   const junk = (): unknown => rng.pick([null, 0, -1, 1.5, 1e308, '', 'x', true, false, [], {}, [null], { a: 1 }, '12', 2 ** 53 + 1]);
   const variants: Array<[string, () => Record<string, unknown>]> = [
@@ -161,7 +139,7 @@ function wrongTypes(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'wrong types', name, pieces: postBody(rng, keys, JSON.stringify(make()), [], path), mayPass };
 }
 
-function unicode(rng: Rng, keys: FuzzKeys): FuzzCase {
+function unicode(rng: Prng, keys: FuzzKeys): FuzzCase {
   const texts = [
     '\u202eevil\u202c', '\u200b\u200c\u200d\ufeff', '👩‍👩‍👧‍👦🏳️‍🌈', 'e\u0301\u0301\u0301', '\u0000nul', '\\ud800 lone', '𝕳𝖊𝖑𝖑𝖔',
     'ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'jane@exa\u200bmple.com', '０２０ ７９４６ ０９５８', '\uffff\ufffe', 'ǅ ß ﬃ İ', '\u2028\u2029',
@@ -191,7 +169,7 @@ function unicode(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'unicode', name, pieces: postBody(rng, keys, make()), mayPass };
 }
 
-function injection(rng: Rng, keys: FuzzKeys): FuzzCase {
+function injection(rng: Prng, keys: FuzzKeys): FuzzCase {
   const payloads = [
     '../../etc/passwd', "' OR '1'='1' --", '${jndi:ldap://x/a}', '<script>alert(1)</script>', '{{7*7}}', '%00', '\r\nX-Injected: 1',
     '; rm -rf /', '$(id)', '`id`', 'alpha-sonnet-5\u0000', 'alpha-sonnet-5%0d%0aX-A:1', 'alpha-fable-5', '*', 'eu.anthropic.alpha-sonnet-5-v1:0',
@@ -231,7 +209,7 @@ function injection(rng: Rng, keys: FuzzKeys): FuzzCase {
 // ---------------------------------------------------------------------------------------------------------------
 // Headers and framing
 
-function badHeaders(rng: Rng, keys: FuzzKeys): FuzzCase {
+function badHeaders(rng: Prng, keys: FuzzKeys): FuzzCase {
   const key = rng.pick(keys.test);
   const body = JSON.stringify(validBody(rng));
   const len = String(Buffer.byteLength(body));
@@ -262,7 +240,7 @@ function badHeaders(rng: Rng, keys: FuzzKeys): FuzzCase {
   return { category: 'headers', name, pieces: make(), mayPass };
 }
 
-function contentLengthLies(rng: Rng, keys: FuzzKeys): FuzzCase {
+function contentLengthLies(rng: Prng, keys: FuzzKeys): FuzzCase {
   const key = rng.pick(keys.test);
   const body = JSON.stringify(validBody(rng));
   const n = Buffer.byteLength(body);
@@ -278,7 +256,7 @@ function contentLengthLies(rng: Rng, keys: FuzzKeys): FuzzCase {
   return rng.pick(variants)[1]();
 }
 
-function chunkedAbuse(rng: Rng, keys: FuzzKeys): FuzzCase {
+function chunkedAbuse(rng: Prng, keys: FuzzKeys): FuzzCase {
   const key = rng.pick(keys.test);
   const body = JSON.stringify(validBody(rng));
   const h = (te: string, extra: Array<[string, string]> = []) =>
@@ -303,7 +281,7 @@ function chunkedAbuse(rng: Rng, keys: FuzzKeys): FuzzCase {
   return rng.pick(variants)[1]();
 }
 
-function slowSenders(rng: Rng, keys: FuzzKeys): FuzzCase {
+function slowSenders(rng: Prng, keys: FuzzKeys): FuzzCase {
   const key = rng.pick(keys.test);
   const body = JSON.stringify(validBody(rng));
   const variants: Array<[string, () => FuzzCase]> = [
@@ -321,7 +299,7 @@ function slowSenders(rng: Rng, keys: FuzzKeys): FuzzCase {
   return rng.pick(variants)[1]();
 }
 
-const GENERATORS: Array<[number, (rng: Rng, keys: FuzzKeys) => FuzzCase]> = [
+const GENERATORS: Array<[number, (rng: Prng, keys: FuzzKeys) => FuzzCase]> = [
   [14, invalidJson],
   [8, deepJson],
   [3, hugeStrings],
@@ -337,7 +315,7 @@ const TOTAL_WEIGHT = GENERATORS.reduce((n, [w]) => n + w, 0);
 
 /** Case `index` of the run seeded `seed`: each case has its own stream, so one can be replayed alone. */
 export function fuzzCase(seed: number, index: number, keys: FuzzKeys): FuzzCase {
-  const rng = new Rng((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
+  const rng = new Prng((seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
   let roll = rng.next() * TOTAL_WEIGHT;
   for (const [weight, generate] of GENERATORS) {
     roll -= weight;

@@ -1,9 +1,9 @@
-import type { PiiType } from '../pii-types.js';
+import type { PiiType } from '@gateway/proxy/privacy';
 import * as extra from './extra-value-generators.js';
 import { LabelledTextBuilder } from './labelled-text.js';
 import type { LabelledText } from './labelled-text.js';
 import { hardNegative } from './negative-generators.js';
-import { Prng } from './prng.js';
+import { Prng } from '../support/prng.js';
 import * as v from './value-generators.js';
 
 // The generated UK/EU evaluation set: each sample joins one to three segments, each either a sentence

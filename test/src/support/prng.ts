@@ -1,5 +1,5 @@
-// Deterministic randomness for the generated evaluation set: mulberry32, so a seed gives the same corpus
-// on every machine and Node version (Math.random cannot be seeded).
+// Deterministic randomness for generated test data (the PII evaluation set, the fuzz cases): mulberry32, so a
+// seed gives the same data on every machine and Node version (Math.random cannot be seeded).
 
 export class Prng {
   private state: number;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Finding } from '../../../src/privacy/index.js';
-import { emptyScores, metricsOf, scoreText } from '../../../src/privacy/eval/score.js';
-import type { GoldSpan } from '../../../src/privacy/eval/labelled-text.js';
+import type { Finding } from '@gateway/proxy/privacy';
+import { emptyScores, metricsOf, scoreText } from './score.js';
+import type { GoldSpan } from './labelled-text.js';
 
 const f = (type: Finding['type'], start: number, end: number): Finding => ({ type, start, end, value: '' });
 

@@ -3,18 +3,17 @@
 // --seed <n>, --size <n>, --show-errors (prints each miss and false positive with its context; the data
 // is synthetic, which is the only reason values may be printed here).
 import { fileURLToPath } from 'node:url';
-import { detect } from '../detect.js';
-import { CORE_PII_TYPES, PII_TYPES } from '../pii-types.js';
-import type { PiiType } from '../pii-types.js';
+import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/proxy/privacy';
+import type { PiiType } from '@gateway/proxy/privacy';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
 import { formatScores } from './report.js';
 import { emptyScores, scoreText } from './score.js';
 
-// This file is proxy/dist/src/privacy/eval/run-eval.js once built: five levels below the repo root.
+// This file is test/dist/src/pii-eval/run-eval.js once built: four levels below the repo root.
 const DEFAULT_PRESIDIO = fileURLToPath(
-  new URL('../../../../../../shared/data/pii/presidio-research-synth_dataset_v2.json', import.meta.url),
+  new URL('../../../../../shared/data/pii/presidio-research-synth_dataset_v2.json', import.meta.url),
 );
 
 interface Options {

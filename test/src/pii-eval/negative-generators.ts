@@ -1,4 +1,4 @@
-import type { Prng } from './prng.js';
+import type { Prng } from '../support/prng.js';
 
 // Hard negatives: text that looks like PII to a naive pattern but is not (order ids, timestamps, UUIDs,
 // digit runs shaped like phones or NHS numbers that fail their checks, code). None of it is labelled.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { generateUkEuSet } from '../../../src/privacy/eval/generate-uk-eu-set.js';
-import { CORE_PII_TYPES } from '../../../src/privacy/index.js';
+import { generateUkEuSet } from './generate-uk-eu-set.js';
+import { CORE_PII_TYPES } from '@gateway/proxy/privacy';
 
 describe('privacy/eval/generate-uk-eu-set', () => {
   it('is deterministic for a seed and differs between seeds', () => {

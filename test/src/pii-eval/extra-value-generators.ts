@@ -1,4 +1,4 @@
-import type { Prng } from './prng.js';
+import type { Prng } from '../support/prng.js';
 
 // Valid values of the extra (context-dependent or EU) types; check digits computed independently of
 // the recognizers.

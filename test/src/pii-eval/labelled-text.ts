@@ -1,4 +1,4 @@
-import type { PiiType } from '../pii-types.js';
+import type { PiiType } from '@gateway/proxy/privacy';
 
 /** A gold span in an evaluation corpus; `end` is exclusive. */
 export interface GoldSpan {

@@ -1,4 +1,4 @@
-import type { PiiType } from '../pii-types.js';
+import type { PiiType } from '@gateway/proxy/privacy';
 import { metricsOf } from './score.js';
 import type { Scores } from './score.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { digitWindows } from '../../src/privacy/digit-windows.js';
-import { generateUkEuSet } from '../../src/privacy/eval/generate-uk-eu-set.js';
-import { detect } from '../../src/privacy/index.js';
+import { digitWindows } from '@gateway/proxy/privacy/digit-windows';
+import { generateUkEuSet } from './generate-uk-eu-set.js';
+import { detect } from '@gateway/proxy/privacy';
 
 describe('privacy/digit-windows', () => {
   it('is null without digits and the whole text when digits are dense', () => {

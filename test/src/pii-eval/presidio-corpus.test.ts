@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPresidioCorpus } from '../../../src/privacy/eval/presidio-corpus.js';
-import { runEval } from '../../../src/privacy/eval/run-eval.js';
+import { loadPresidioCorpus } from './presidio-corpus.js';
+import { runEval } from './run-eval.js';
 
 describe('privacy/eval/presidio-corpus', () => {
   let dir = '';

@@ -1,5 +1,5 @@
 import { composeIBAN, friendlyFormatIBAN, isValidBBAN } from 'ibantools';
-import type { Prng } from './prng.js';
+import type { Prng } from '../support/prng.js';
 
 // Valid values in the ways people write them. Check digits are computed here independently of the
 // recognizers (only IBAN uses a library, ibantools), so a checksum bug in a recognizer shows up as misses.
