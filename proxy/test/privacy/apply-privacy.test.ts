@@ -33,7 +33,7 @@ describe('privacy/apply-privacy', () => {
     expect(result.counts).to.deep.equal(EXPECTED_COUNTS);
     expect(at(b, 'system', 0, 'text')).to.equal('You help Acme support. Escalate to [REDACTED_EMAIL].');
     expect(at(b, 'messages', 0, 'content')).to.equal(
-      'Hi, I am Jane ([REDACTED_EMAIL], [REDACTED_PHONE]). My NHS number is [REDACTED_UK_NHS].',
+      'Hi, I am [REDACTED_PERSON] ([REDACTED_EMAIL], [REDACTED_PHONE]). My NHS number is [REDACTED_UK_NHS].',
     );
     expect(at(b, 'messages', 2, 'content', 0, 'text')).to.equal('Postcode [REDACTED_UK_POSTCODE]. Email again: [REDACTED_EMAIL]');
     expect(at(b, 'messages', 2, 'content', 2, 'content')).to.equal('Card [REDACTED_CARD], IBAN [REDACTED_IBAN]');
@@ -56,7 +56,7 @@ describe('privacy/apply-privacy', () => {
     const b = result.body;
     expect(result.counts).to.deep.equal(EXPECTED_COUNTS);
     expect(at(b, 'system', 0, 'text')).to.equal('You help Acme support. Escalate to [EMAIL_1].');
-    expect(at(b, 'messages', 0, 'content')).to.equal('Hi, I am Jane ([EMAIL_2], [PHONE_1]). My NHS number is [UK_NHS_1].');
+    expect(at(b, 'messages', 0, 'content')).to.equal('Hi, I am [PERSON_1] ([EMAIL_2], [PHONE_1]). My NHS number is [UK_NHS_1].');
     expect(at(b, 'messages', 2, 'content', 0, 'text')).to.equal('Postcode [UK_POSTCODE_1]. Email again: [EMAIL_2]');
     expect(at(b, 'messages', 2, 'content', 5, 'source', 'content', 0, 'text')).to.equal('Desk: [PHONE_2]');
     expect(at(b, 'messages', 3, 'content')).to.equal('Mid-conversation instruction: escalate to desk [PHONE_3] if needed.');

@@ -53,6 +53,7 @@ export function requestBody(): Record<string, unknown> {
 
 export const EXPECTED_COUNTS = {
   EMAIL: 4,
+  PERSON: 2,
   PHONE: 3,
   UK_NHS: 1,
   UK_POSTCODE: 1,

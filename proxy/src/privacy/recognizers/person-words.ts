@@ -1,7 +1,14 @@
-// Word lists of the PERSON recognizer, written for this project (no package ships UK and EU given names in a
-// form small enough to load in every detector thread). Given names are those of people living in the UK and the
-// EU, of every heritage; names that are also common words or places ("Will", "Grace", "Mark", "May", "Victoria",
-// "Paris", "Max", "Ruby", "Julia") are left out on purpose: they count only after a title or in a greeting.
+import {
+  PACKAGE_COMMON_WORD_GIVEN_NAMES,
+  PACKAGE_COMMON_WORD_SURNAMES,
+  PACKAGE_GIVEN_NAMES,
+  PACKAGE_SURNAMES,
+} from './person-names.generated.js';
+
+// Word lists of the PERSON recognizer. The generated lists (person-names.generated.ts, from @faker-js/faker's
+// locale data) hold some twelve thousand given names and as many surnames of the people of the UK and the EU; the
+// list below, written for this project, adds names those locales lack (Irish, Welsh, Scottish, West African,
+// South Asian, Arabic) and is trusted over the generated split: a name in it is never a common word.
 
 const GIVEN_NAMES = `
 Aaliyah Aarav Abdul Abdullah Abigail Adaeze Adam Adebayo Adeola Adrian Adriana Agata Agnieszka Ahmad Ahmed Aidan
@@ -39,11 +46,29 @@ Vijay Vincent Virginie Vivek Wei Wiebke Wiktoria Wilhelm Willem Wojciech Wolfgan
 Zainab Zara Zbigniew Zeynep Zofia Zoe Zoë Zuzanna Mary Jane Tom Ben Joe Dan Jim Tim Kate Katie Jack Sophia
 `;
 
-export const GIVEN_NAME_SET: ReadonlySet<string> = new Set(GIVEN_NAMES.split(/\s+/).filter((w) => w !== ''));
+function words(list: string): string[] {
+  return list.split(/\s+/).filter((w) => w !== '');
+}
+
+const HAND_GIVEN_NAMES = new Set(words(GIVEN_NAMES));
+
+/** Given names that are no common word: any capitalised word after one is a surname. */
+export const GIVEN_NAME_SET: ReadonlySet<string> = new Set([...HAND_GIVEN_NAMES, ...words(PACKAGE_GIVEN_NAMES)]);
+
+/** Given names that are also common words ("Grace", "Rosa", "Will"): a name only before a known surname. */
+export const COMMON_WORD_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
+  words(PACKAGE_COMMON_WORD_GIVEN_NAMES).filter((w) => !HAND_GIVEN_NAMES.has(w)),
+);
+
+/** Surnames that are no common word: a name even alone ("Kaczmarek was influenced by…"). */
+export const LONE_SURNAME_SET: ReadonlySet<string> = new Set(words(PACKAGE_SURNAMES));
+
+/** Every known surname, common words included ("Baker"): a name after a given name. */
+export const SURNAME_SET: ReadonlySet<string> = new Set([...LONE_SURNAME_SET, ...words(PACKAGE_COMMON_WORD_SURNAMES)]);
 
 /** Honorifics in the seven languages (literal text); a capitalised name after one is a person's. */
 export const TITLES = [
-  'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',
+  'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Herrn', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',
   'Madame', 'Sr', 'Sra', 'Srta', 'Señor', 'Señora', 'Doña', 'Sig', 'Sig.ra', 'Sig.na', 'Signor', 'Signora',
   'Dott', 'Dott.ssa', 'Pan', 'Pani', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];

@@ -1,16 +1,29 @@
 import { RANK_CONTEXT, RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 import { bothInitialCases, wordAlternation } from '../word-alternation.js';
-import { GIVEN_NAME_SET, GREETINGS, PARTICLES, PLACE_PREFIXES, PLACE_WORDS, SIGN_OFFS, STOP_WORDS, TITLES } from './person-words.js';
+import {
+  COMMON_WORD_GIVEN_NAME_SET,
+  GIVEN_NAME_SET,
+  GREETINGS,
+  LONE_SURNAME_SET,
+  PARTICLES,
+  PLACE_PREFIXES,
+  PLACE_WORDS,
+  SIGN_OFFS,
+  STOP_WORDS,
+  SURNAME_SET,
+  TITLES,
+} from './person-words.js';
 
 // People's names, found four ways, most certain first:
 //  - after a title in any of the seven languages ("Dr O'Brien", "Frau Schröder", "Sig.ra Bianchi", "Pani Nowak");
 //  - after a greeting, up to a comma or the line's end ("Hi Siobhan,", "Liebe Grüße" is a sign-off, below);
 //  - on the line after a sign-off ("Kind regards,\nAoife Murphy");
-//  - a known given name followed by a capitalised surname ("Siobhan O'Brien", "Jakub van der Berg").
+//  - a known given name followed by a capitalised surname ("Siobhan O'Brien", "Jakub van der Berg"); a given name
+//    that is also a common word ("Grace", "Rosa") only when the surname is a known one ("Grace Hopper").
 // The span is the name only: a title stays readable ("Dr [REDACTED_PERSON]"). A name right before a place word
 // ("Victoria Station", "Elizabeth Line") or after a place prefix ("St Thomas") is a place's, not a person's.
-// Given names that are also common words ("Will", "Grace", "Max") count only after a title or a greeting.
+// Given names that are also common words and not before a known surname count only after a title or a greeting.
 // Every quantifier is bounded; the given-name scan visits each capitalised word once.
 
 // Latin-script letter ranges rather than \p{Lu}/\p{Ll}: the seven languages are written in it, and without the
@@ -40,7 +53,13 @@ const WORD_CHAR_RE = new RegExp(`${LETTER}|[\\d_]`);
 /** What may not stand right before a given name: a letter (the word goes on), or a sign of an identifier or path. */
 const JOINED_BEFORE_RE = new RegExp(`${LETTER}|[\\d_'’./@#$\\\\-]`);
 /** One surname word after a given name, with its particle: sticky, tried right after the given name. */
-const SURNAME_RE = new RegExp(String.raw`[ \t]((?:${PARTICLE}[ \t])?)(${NAME_WORD})(?!${LETTER}|[\d_])`, 'y');
+const SURNAME_RE = new RegExp(String.raw`[ \t](?:[A-Z]\.?[ \t])?((?:${PARTICLE}[ \t])?)(${NAME_WORD})(?!${LETTER}|[\d_])`, 'y');
+const NEXT_WORD_RE = /[ \t]([\p{L}]{2,20})/uy;
+const CODE_BEFORE_RE = /[{(["`<=]$|[{(["`<=][ \t]$/;
+const CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[})\]"`>=]|\()/u;
+const HOUSE_NUMBER_AFTER_RE = /[ \t]\d{1,4}[a-z]?(?![\d\p{L}]|[ \t]?\d)/uy;
+const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
+const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 const PLACE_PREFIX_RE = new RegExp(String.raw`(?:^|[^\p{L}])${wordAlternation(PLACE_PREFIXES)}[ \t]$`, 'u');
 const WORD_RE = /[\p{L}'’-]+/gu;
 
@@ -67,45 +86,112 @@ function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
   }
 }
 
-/** Known given name + surname (+ a second surname): "Siobhan O'Brien", "María García López". */
-function findGivenNames(text: string, out: Candidate[]): void {
+/**
+ * Where the name that starts with the given name at `start` ends: after its surnames ("Siobhan O'Brien", "María
+ * García López", "Faina D. Yefremova"), or after the given name alone when it is no common word ("Why is Katrine
+ * so quiet?"); -1 when it is none (a place's name, or a common word not before a known surname).
+ */
+function nameEnd(text: string, start: number, given: string, plain: boolean): number {
+  let end = start + given.length;
+  let surnames = 0;
+  let secondGiven = false;
+  for (let i = 0; i < 3; i += 1) {
+    SURNAME_RE.lastIndex = end;
+    const s = SURNAME_RE.exec(text);
+    if (s === null) break;
+    const word = s[2] ?? '';
+    if (PLACE_WORDS.has(word)) return -1;
+    if (STOP_WORDS.has(word)) break;
+    // A second given name ("Mary Ann Smith") may precede the surname, or be it ("Jan Thomas").
+    if (surnames === 0 && i === 0 && (s[1] ?? '') === '' && GIVEN_NAME_SET.has(word)) {
+      end = SURNAME_RE.lastIndex;
+      secondGiven = true;
+      continue;
+    }
+    if (surnames === 0 && !plain && !SURNAME_SET.has(word)) break;
+    end = SURNAME_RE.lastIndex;
+    surnames += 1;
+    if (surnames === 2) break;
+  }
+  if (surnames === 0 && !secondGiven && !plain) return -1;
+  return followedByPlace(text, end) ? -1 : end;
+}
+
+/** Known given names with their surnames, and known surnames alone ("Kaczmarek was influenced by…"). */
+function findKnownNames(text: string, context: readonly Candidate[], out: Candidate[]): void {
   CAPITALISED_RE.lastIndex = 0;
+  let next = 0; // the first name found after a context that does not end before the current word
   for (let m = CAPITALISED_RE.exec(text); m !== null; m = CAPITALISED_RE.exec(text)) {
     const start = m.index;
-    // Checked here rather than as a lookbehind, which made the regex test every position of the text.
-    if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) continue;
-    if (!GIVEN_NAME_SET.has(m[0])) continue;
-    if (PLACE_PREFIX_RE.test(text.slice(Math.max(0, start - 8), start))) continue;
-    let end = start + m[0].length;
-    let surnames = 0;
-    let place = false;
-    for (let i = 0; i < 3; i += 1) {
-      SURNAME_RE.lastIndex = end;
-      const s = SURNAME_RE.exec(text);
-      if (s === null) break;
-      const word = s[2] ?? '';
-      if (PLACE_WORDS.has(word)) place = true;
-      if (place || STOP_WORDS.has(word)) break;
-      // A second given name ("Mary Ann Smith", "Jean Pierre") may precede the surname; at most two surnames.
-      if (surnames === 0 && i === 0 && (s[1] ?? '') === '' && GIVEN_NAME_SET.has(word)) {
-        end = SURNAME_RE.lastIndex;
-        continue;
-      }
-      end = SURNAME_RE.lastIndex;
-      surnames += 1;
-      if (surnames === 2) break;
+    const word = m[0];
+    // Checked here rather than as a lookbehind, which made the regex test every position of the text. The words
+    // after such a word belong to the same identifier or path ("/home/sarah/Sarah Jones.txt").
+    if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) {
+      CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
+      continue;
     }
-    if (place || surnames === 0) continue;
-    out.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
+    // "San Pablo", "Santa Maria", "St Thomas": a place's name.
+    if (PLACE_PREFIX_SET.has(word)) {
+      CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
+      continue;
+    }
+    while (next < context.length && (context[next]?.end ?? 0) <= start) next += 1;
+    if (next < context.length && (context[next]?.start ?? Infinity) <= start) continue;
+    const plain = GIVEN_NAME_SET.has(word);
+    const lone = !plain && LONE_SURNAME_SET.has(word);
+    if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;
+    if (PLACE_PREFIX_RE.test(text.slice(Math.max(0, start - 8), start))) continue;
+    let end = nameEnd(text, start, word, plain);
+    if (end < 0 && lone && !followedByPlace(text, start + word.length)) end = start + word.length;
+    if (end < 0) continue;
     CAPITALISED_RE.lastIndex = end;
+    if (inStreetAddress(text, start, end)) continue;
+    // One word alone in code ("{ Adrian }", "(Ahmed.java", "\"Thomas\"") is an identifier or a string's value.
+    if (end === start + word.length && inCode(text, start, end)) continue;
+    out.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
   }
 }
 
+/** "Charles de Gaulle airport", "Evans-Bonilla" (a firm's name or a double-barrelled surname: one cannot tell). */
+function followedByPlace(text: string, at: number): boolean {
+  if (text[at] === '-') return true;
+  NEXT_WORD_RE.lastIndex = at;
+  const next = NEXT_WORD_RE.exec(text)?.[1];
+  if (next === undefined) return false;
+  return PLACE_WORDS.has(next) || PLACE_WORDS.has(`${next.charAt(0).toUpperCase()}${next.slice(1)}`);
+}
+
+/** Where the capitalised words that follow `at`, one space apart, end. */
+function wordsEnd(text: string, at: number): number {
+  let end = at;
+  for (let i = 0; i < 3; i += 1) {
+    SURNAME_RE.lastIndex = end;
+    if (SURNAME_RE.exec(text) === null) break;
+    end = SURNAME_RE.lastIndex;
+  }
+  return end;
+}
+
+function inCode(text: string, start: number, end: number): boolean {
+  return CODE_BEFORE_RE.test(text.slice(Math.max(0, start - 2), start)) || CODE_AFTER_RE.test(text.slice(end, end + 2));
+}
+
+/** A house number right before or after a name makes it a street's: "Rua João Pessoa 1636", "03751 Gerrit Achterberghove". */
+function inStreetAddress(text: string, start: number, end: number): boolean {
+  HOUSE_NUMBER_AFTER_RE.lastIndex = end;
+  if (HOUSE_NUMBER_AFTER_RE.test(text)) return true;
+  return HOUSE_NUMBER_BEFORE_RE.test(text.slice(Math.max(0, start - 12), start));
+}
+
 function find(text: string, out: Candidate[]): void {
-  findAfterContext(TITLE_RE, text, out);
-  findAfterContext(GREETING_RE, text, out);
-  findAfterContext(SIGN_OFF_RE, text, out);
-  findGivenNames(text, out);
+  const context: Candidate[] = [];
+  findAfterContext(TITLE_RE, text, context);
+  findAfterContext(GREETING_RE, text, context);
+  findAfterContext(SIGN_OFF_RE, text, context);
+  // The known-name scan skips the words of names already found after a title, greeting or sign-off.
+  context.sort((a, b) => a.start - b.start);
+  findKnownNames(text, context, out);
+  for (const c of context) out.push(c);
 }
 
 export const personRecognizer: Recognizer = { name: 'person', find };

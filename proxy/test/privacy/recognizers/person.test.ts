@@ -11,7 +11,7 @@ describe('privacy/recognizers/person', () => {
     const cases: Array<[string, string[]]> = [
       ["Dear Mr O'Brien, thanks for your letter.", ["O'Brien"]],
       ['Dr Chidi Okafor will see you at ten.', ['Chidi Okafor']],
-      ['Bitte rufen Sie Frau Schröder oder Herrn Müller an.', ['Schröder']],
+      ['Bitte rufen Sie Frau Schröder oder Herrn Müller an.', ['Schröder', 'Müller']],
       ['Herr Müller ist im Urlaub.', ['Müller']],
       ['M. Dupont et Mme Lefèvre sont arrivés.', ['Dupont', 'Lefèvre']],
       ['El Sr. García y la Sra. Fernández llegaron.', ['García', 'Fernández']],
