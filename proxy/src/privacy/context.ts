@@ -20,7 +20,7 @@ export const ID_LABEL_WORDS: readonly string[] = Object.freeze([
 
 /** An id label (one of `words`) ending right before a value: "Order #", "PO number", "ref is ". */
 export function idLabelRe(words: readonly string[]): RegExp {
-  return new RegExp(String.raw`\b(?:${words.join('|')})(?:[ _-]?(?:number|no\.?|num|id|#))?(?: is| was)?\W{0,4}$`, 'i');
+  return new RegExp(String.raw`\b(?:${words.join('|')})(?:[ _-]?(?:number|no\.?|nr\.?|n[°º.]|num|id|#))?(?: is| was)?\W{0,4}$`, 'i');
 }
 
 /** How far back context may be looked for: the current clause, or the current line. */

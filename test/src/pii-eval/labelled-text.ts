@@ -28,6 +28,10 @@ export class LabelledTextBuilder {
     return this;
   }
 
+  get length(): number {
+    return this.text.length;
+  }
+
   build(): LabelledText {
     return { text: this.text, spans: [...this.spans] };
   }

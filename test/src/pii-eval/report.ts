@@ -29,3 +29,21 @@ export function formatScores(title: string, scores: Scores, coreTypes: ReadonlyS
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** One row per type, one column of precision/recall per language; `only` limits the rows to one type. */
+export function formatLanguageMatrix<L extends string>(title: string, byLang: ReadonlyMap<L, Scores>, only?: PiiType): string {
+  const langs = [...byLang.keys()];
+  const types = new Set<PiiType>();
+  for (const scores of byLang.values()) for (const type of scores.keys()) if (only === undefined || type === only) types.add(type);
+  const lines = [title, `${'type'.padEnd(20)}${langs.map((l) => l.padStart(14)).join('')}`];
+  for (const type of types) {
+    const cells = langs.map((lang) => {
+      const t = byLang.get(lang)?.get(type);
+      if (t === undefined) return '-'.padStart(14);
+      const m = metricsOf(t);
+      return `${fixed(m.precision).trim()}/${fixed(m.recall).trim()}`.padStart(14);
+    });
+    lines.push(`${type.padEnd(20)}${cells.join('')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

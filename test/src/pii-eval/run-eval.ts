@@ -1,15 +1,23 @@
-// `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set and on the
-// generated UK/EU set. Options: --presidio <path> (default: ../shared/data/pii/… from the repo root),
-// --seed <n>, --size <n>, --show-errors (prints each miss and false positive with its context; the data
-// is synthetic, which is the only reason values may be printed here).
+// `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set, on the generated
+// UK/EU set, and per type and language on the generated multilingual set (names from the package's lists, then
+// names the detector's lists lack), and false positives per 100 KB of generated agent prompts.
+// Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
+// set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --show-errors (prints each miss and false
+// positive with its context; the data is synthetic, which is the only reason values may be printed here).
 import { fileURLToPath } from 'node:url';
 import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/proxy/privacy';
 import type { PiiType } from '@gateway/proxy/privacy';
+import { generateAgentPrompts } from './agent-prompts.js';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
+import { LANGUAGES } from './languages.js';
+import type { Language } from './languages.js';
+import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSet } from './multilingual-set.js';
+import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
-import { formatScores } from './report.js';
+import { formatLanguageMatrix, formatScores } from './report.js';
 import { emptyScores, scoreText } from './score.js';
+import type { Scores } from './score.js';
 
 // This file is test/dist/src/pii-eval/run-eval.js once built: four levels below the repo root.
 const DEFAULT_PRESIDIO = fileURLToPath(
@@ -20,11 +28,29 @@ interface Options {
   presidio: string;
   seed: number;
   size: number;
+  perLanguage: number;
+  langs: Language[];
+  agentPrompts: number;
   showErrors: boolean;
 }
 
+function parseLangs(value: string): Language[] {
+  const langs = value.split(',').map((l) => l.trim());
+  const unknown = langs.filter((l) => !(LANGUAGES as readonly string[]).includes(l));
+  if (unknown.length > 0) throw new Error(`unknown language ${unknown.join(', ')} (known: ${LANGUAGES.join(', ')})`);
+  return langs as Language[];
+}
+
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { presidio: DEFAULT_PRESIDIO, seed: DEFAULT_SEED, size: DEFAULT_SIZE, showErrors: false };
+  const options: Options = {
+    presidio: DEFAULT_PRESIDIO,
+    seed: DEFAULT_SEED,
+    size: DEFAULT_SIZE,
+    perLanguage: DEFAULT_PER_LANGUAGE,
+    langs: [...LANGUAGES],
+    agentPrompts: 40,
+    showErrors: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const next = (): string => {
@@ -35,19 +61,17 @@ function parseArgs(args: readonly string[]): Options {
     if (arg === '--presidio') options.presidio = next();
     else if (arg === '--seed') options.seed = Number(next());
     else if (arg === '--size') options.size = Number(next());
+    else if (arg === '--per-language') options.perLanguage = Number(next());
+    else if (arg === '--lang') options.langs = parseLangs(next());
+    else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
     else throw new Error(`unknown option ${arg ?? ''}`);
   }
   return options;
 }
 
-function evaluate(
-  title: string,
-  corpus: readonly LabelledText[],
-  types: readonly PiiType[],
-  showErrors: boolean,
-): string {
-  const scores = emptyScores(types);
+/** Scores `corpus` into `scores`; returns each error in context when `showErrors`. */
+function score(corpus: readonly LabelledText[], scores: Scores, showErrors: boolean): string[] {
   const errors: string[] = [];
   for (const sample of corpus) {
     for (const e of scoreText(sample.spans, detect(sample.text), scores)) {
@@ -58,8 +82,63 @@ function evaluate(
       errors.push(`  ${e.kind} ${e.type}: ${JSON.stringify(before)} [${value}] ${JSON.stringify(after)}`);
     }
   }
-  const table = formatScores(title, scores, new Set<PiiType>(CORE_PII_TYPES));
+  return errors;
+}
+
+function withErrors(table: string, errors: readonly string[]): string {
   return errors.length > 0 ? `${table}${errors.join('\n')}\n` : table;
+}
+
+function evaluate(title: string, corpus: readonly LabelledText[], types: readonly PiiType[], showErrors: boolean): string {
+  const scores = emptyScores(types);
+  const errors = score(corpus, scores, showErrors);
+  return withErrors(formatScores(title, scores, new Set<PiiType>(CORE_PII_TYPES)), errors);
+}
+
+/** Per-language tables and one matrix of precision/recall per type and language. */
+function evaluateLanguages(options: Options, names: NameSource): string {
+  const set = generateMultilingualSet(DEFAULT_MULTILINGUAL_SEED, options.perLanguage, options.langs, names);
+  const byLang = new Map<Language, Scores>();
+  const parts: string[] = [];
+  for (const lang of options.langs) {
+    const scores = emptyScores(PII_TYPES);
+    const samples: LanguageSample[] = set.filter((s) => s.lang === lang);
+    const errors = score(samples, scores, options.showErrors);
+    for (const [type, t] of scores) if (t.tp + t.fp + t.fn === 0) scores.delete(type);
+    byLang.set(lang, scores);
+    if (names === 'package') {
+      parts.push(withErrors(formatScores(`multilingual set, ${lang}: ${samples.length} texts`, scores, new Set<PiiType>(CORE_PII_TYPES)), errors));
+    } else if (errors.length > 0) {
+      parts.push(`${lang} errors (held-out names):\n${errors.join('\n')}\n`);
+    }
+  }
+  const title =
+    names === 'package'
+      ? `multilingual set (seed ${DEFAULT_MULTILINGUAL_SEED}), precision / recall per type and language; names from @faker-js/faker's lists`
+      : 'the same set with names the detector\'s lists lack (held out): precision / recall';
+  parts.push(formatLanguageMatrix(title, byLang, names === 'package' ? undefined : 'PERSON'));
+  return parts.join('\n');
+}
+
+/** False positives per 100 KB of agent prompt, and how many of its labelled values were found. */
+function evaluateAgentPrompts(options: Options): string {
+  const prompts = generateAgentPrompts(options.seed, options.agentPrompts);
+  const scores = emptyScores(PII_TYPES);
+  const errors = score(prompts, scores, options.showErrors);
+  const bytes = prompts.reduce((n, p) => n + Buffer.byteLength(p.text), 0);
+  let fp = 0;
+  let tp = 0;
+  let gold = 0;
+  for (const t of scores.values()) {
+    fp += t.fp;
+    tp += t.tp;
+    gold += t.tp + t.fn;
+  }
+  const perFp = [...scores].filter(([, t]) => t.fp > 0).map(([type, t]) => `${type}=${t.fp}`).join(', ') || 'none';
+  const line =
+    `agent prompts: ${prompts.length} of ${Math.round(bytes / prompts.length / 1024)} KB on average (${(bytes / 1024).toFixed(0)} KB): ` +
+    `${(fp / (bytes / 102400)).toFixed(2)} false positives per 100 KB (${fp}: ${perFp}); ${tp} of ${gold} labelled values found\n`;
+  return withErrors(line, errors);
 }
 
 export async function runEval(args: readonly string[]): Promise<string> {
@@ -73,6 +152,9 @@ export async function runEval(args: readonly string[]): Promise<string> {
   return [
     evaluate(`presidio-research synth_dataset_v2: ${presidio.length} texts; ${match}`, presidio, presidioTypes, options.showErrors),
     evaluate(`generated UK/EU set (seed ${options.seed}): ${ukEu.length} texts; ${match}`, ukEu, PII_TYPES, options.showErrors),
+    evaluateLanguages(options, 'package'),
+    evaluateLanguages(options, 'held-out'),
+    evaluateAgentPrompts(options),
   ].join('\n');
 }
 

@@ -21,6 +21,9 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
   'HU', 'GR', 'AU', 'CA',
 ];
 
+// The countries of the seven languages whose national numbers start with a trunk '0'.
+const NEIGHBOUR_REGIONS: readonly CountryCode[] = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'IE'];
+
 /** What the text around a candidate says; each answer computed at most once per candidate. */
 export interface PhoneContext {
   /** Phone words before the number, or (when `wholeRun`) also right after the whole run. */
@@ -54,6 +57,9 @@ export class PhoneValidator {
       if (p?.isValid() === true) return true;
       const ukShaped = digits.length >= 10 && (UK_GROUPING_RE.test(main) || UK_MOBILE_RE.test(main));
       if (ukShaped && p?.isPossible() === true) return true;
+      // A trunk '0' number grouped the national way ("0157 41816747", "06-12345678") and valid in one of the
+      // seven countries' plans is a phone there, with or without a word before it.
+      if (SEPARATOR_RE.test(main) && this.validInSomeRegion(digits, NEIGHBOUR_REGIONS)) return true;
       return context() && this.validInSomeRegion(digits);
     }
     if (nanpShaped && this.parse(digits, 'US')?.isValid() === true) return true;
@@ -71,8 +77,8 @@ export class PhoneValidator {
     return p;
   }
 
-  private validInSomeRegion(digits: string): boolean {
-    for (const region of FALLBACK_REGIONS) if (this.parse(digits, region)?.isValid() === true) return true;
+  private validInSomeRegion(digits: string, regions: readonly CountryCode[] = FALLBACK_REGIONS): boolean {
+    for (const region of regions) if (this.parse(digits, region)?.isValid() === true) return true;
     return false;
   }
 }

@@ -42,6 +42,8 @@ const CONTEXT_BEFORE_RE = wordsRe([
   'cellulare', 'chiamami', 'chiamaci', 'chiamare', 'numero di telefono', 'kom', 'komórka', 'komórkowy',
   'pod numerem', 'numer telefonu', 'dzwonić', 'telefoon', 'telefoonnummer', 'mobiel', 'mobiele', 'gsm', 'bel',
   'bellen', 'belt', 'bereikbaar',
+  // "My number is" in each language: a possessive makes "number" a phone's.
+  'my number', 'meine nummer', 'mon numéro', 'mi número', 'mio numero', 'mój numer', 'mijn nummer',
 ]);
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
 // An id label right before the number ("Order #", "PO number", "ISBN") outweighs any phone context.
@@ -50,7 +52,10 @@ const ID_CONTEXT_RE = idLabelRe([
   // Company and tax numbers, which national formats make look like phones (PL NIP 123-456-78-90, FR SIREN).
   'company', 'registered in england(?: and wales)?', 'companies house', 'steuernummer', 'st\\.?-?nr', 'hrb', 'hra',
   'handelsregister', 'siren', 'siret', 'rcs', 'tva', 'cif', 'nif', 'partita iva', 'p\\.? ?iva', 'rea', 'nip', 'regon',
-  'krs', 'kvk(?:-nummer)?', 'btw', 'rsin', 'ust-idnr', 'vat reg',
+  'krs', 'kvk(?:-nummer)?', 'btw', 'rsin', 'ust-idnr', 'vat reg', 'vat reg\\.? gb', 'vat gb',
+  // Invoices and orders in the other six languages.
+  'rechnung', 'bestellung', 'facture', 'commande', 'factura', 'pedido', 'fattura', 'ordine', 'faktura',
+  'zamówienie', 'factuur', 'bestelling',
 ]);
 // Digits continuing an IBAN-like group run ("GB00 WEST 0065 5101 …", a mistyped IBAN) are no phone.
 const IBAN_PREFIX_RE = /\b[A-Z]{2}\d{2}(?:[ -][A-Z0-9]{4}){0,7}[ -]$/;

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
+import { AGENT_PROMPT_MIN_BYTES, generateAgentPrompts } from './agent-prompts.js';
+import { LANGUAGES } from './languages.js';
+import { generateMultilingualSet, heldOutNames } from './multilingual-set.js';
+
+describe('privacy/eval/multilingual-set', () => {
+  it('is deterministic for a seed and labels spans inside the text, without overlaps', () => {
+    const a = generateMultilingualSet(5, 40);
+    expect(generateMultilingualSet(5, 40)).to.deep.equal(a);
+    expect(generateMultilingualSet(6, 40)).to.not.deep.equal(a);
+    for (const s of a) {
+      const spans = [...s.spans].sort((x, y) => x.start - y.start);
+      for (let i = 0; i < spans.length; i++) {
+        const span = spans[i];
+        if (span === undefined) continue;
+        expect(span.start).to.be.at.least(0);
+        expect(span.end).to.be.at.most(s.text.length);
+        expect(s.text.slice(span.start, span.end).trim()).to.equal(s.text.slice(span.start, span.end));
+        if (i > 0) expect(span.start).to.be.at.least(spans[i - 1]?.end ?? 0);
+      }
+    }
+  });
+
+  it('gives every language its names, streets and phones, and only the languages asked for', () => {
+    const set = generateMultilingualSet(7, 300);
+    for (const lang of LANGUAGES) {
+      const types = new Set(set.filter((s) => s.lang === lang).flatMap((s) => s.spans.map((g) => g.type)));
+      for (const t of ['PERSON', 'STREET_ADDRESS', 'PHONE', 'EMAIL', 'IBAN', 'DATE_OF_BIRTH'] as const) {
+        expect(types.has(t), `${lang} ${t}`).to.equal(true);
+      }
+    }
+    expect(new Set(generateMultilingualSet(7, 10, ['pl', 'nl']).map((s) => s.lang))).to.deep.equal(new Set(['pl', 'nl']));
+  });
+
+  it('holds out only names whose words the detector does not know', () => {
+    for (const lang of LANGUAGES) {
+      const { given, surnames } = heldOutNames(lang);
+      expect(given.length, lang).to.be.at.least(3);
+      expect(surnames.length, lang).to.be.at.least(3);
+      for (const w of [...given, ...surnames].flatMap((n) => n.split(/[ -]/))) {
+        expect(GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w), w).to.equal(false);
+      }
+    }
+  });
+
+  it('makes agent prompts of at least 20 KB with labelled values where the text has them', () => {
+    const prompts = generateAgentPrompts(3, 4);
+    for (const p of prompts) {
+      expect(Buffer.byteLength(p.text)).to.be.at.least(AGENT_PROMPT_MIN_BYTES);
+      for (const g of p.spans) expect(p.text.slice(g.start, g.end)).to.not.match(/^\s|\s$/);
+    }
+    expect(prompts.flatMap((p) => p.spans).length).to.be.greaterThan(0);
+  });
+});
