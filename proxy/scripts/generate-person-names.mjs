@@ -2,7 +2,8 @@
 // Generates proxy/src/privacy/recognizers/person-names.generated.ts, the name lists of the PERSON recognizer:
 // given names and surnames of the locales of @faker-js/faker (MIT) whose people live in the UK and the EU, in
 // Latin script, sorted into
-//  - given names that are no common word: a capitalised word after one is a surname ("Siobhan Kowalczyk");
+//  - given names that are no common word: a capitalised word after one is a surname ("Siobhan Kowalczyk"), and
+//    one alone is a name, unless it is a rarer word of one of the languages ("Esta");
 //  - given names that are also common words in one of the seven languages ("Grace", "Rosa", "Pilar", "Will"):
 //    they count only before a known surname ("Grace Hopper") or after a title or greeting;
 //  - surnames, and surnames that are also common words ("Baker", "Young"), which never count alone.
@@ -118,15 +119,17 @@ function generate() {
   }
   const keep = (n) => !NEVER.has(n) && !placeNames.has(n);
   const givenNames = [...given].filter(keep).sort();
+  const isWord = (n) => any.has(n) || any.has(n.toLowerCase());
   return {
     plain: givenNames.filter((n) => !common.has(n.toLowerCase())),
+    wordLike: givenNames.filter((n) => !common.has(n.toLowerCase()) && isWord(n)),
     common: givenNames.filter((n) => common.has(n.toLowerCase())),
     surnames: [...surnames].filter(keep).filter((n) => !any.has(n) && !any.has(n.toLowerCase())).sort(),
     commonSurnames: [...surnames].filter(keep).filter((n) => any.has(n) || any.has(n.toLowerCase())).sort(),
   };
 }
 
-function render({ plain, common, surnames, commonSurnames }) {
+function render({ plain, wordLike, common, surnames, commonSurnames }) {
   const list = (words) => {
     const lines = [];
     let line = '';
@@ -146,6 +149,9 @@ function render({ plain, common, surnames, commonSurnames }) {
 
 /** Given names that are no common word in the seven languages. */
 export const PACKAGE_GIVEN_NAMES = ${list(plain)};
+
+/** Of those, the ones that are a rarer word of one language ("Esta" is Spanish for "this"): never a name alone. */
+export const PACKAGE_WORD_LIKE_GIVEN_NAMES = ${list(wordLike)};
 
 /** Given names that are also common words ("Grace", "Rosa", "Pilar"): a name only before a known surname. */
 export const PACKAGE_COMMON_WORD_GIVEN_NAMES = ${list(common)};

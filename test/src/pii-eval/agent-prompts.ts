@@ -5,9 +5,9 @@ import * as v from './value-generators.js';
 
 // Agent-style prompts of 20 KB and more, the way a coding agent fills its context: tool schemas, source code,
 // infrastructure code, logs, stack traces and git history. They are full of what looks like personal data and is
-// none (versions, user agents, CIDR ranges, private addresses in configuration, hashes, UUIDs, timestamps, ports,
-// identifiers named after people), and carry a little that is: a public client address in an access log, a commit
-// author's name and email, a customer's details in the user's request.
+// none (versions, user agents, CIDR ranges, services' addresses and ports, hashes, UUIDs, timestamps, identifiers
+// named after people), and carry a little that is: clients' addresses in an access log, a host let through a
+// firewall, a commit author's name and email, a customer's details in the user's request.
 
 export const AGENT_PROMPT_MIN_BYTES = 20 * 1024;
 
@@ -66,18 +66,21 @@ resource "aws_security_group_rule" "https" {
   type        = "ingress"
   from_port   = 443
   to_port     = 443
-  cidr_blocks = ["0.0.0.0/0", "172.16.0.0/12", "${privateIp(r)}/32"]
+  cidr_blocks = ["0.0.0.0/0", "172.16.0.0/12"]
 }
 # provider hashicorp/aws ${version(r)}, terraform >= 1.${r.int(3, 9)}.0, ami-${hex(r, 17)}
 `);
+    // A /32 is one host: an administrator's machine let through the firewall.
+    b.add('admin_cidr = "');
+    b.value('IP_ADDRESS', privateIp(r));
+    b.add('/32"\n');
   },
-  // Access log: the client address is a public one, which identifies a person.
+  // Access log: the client's address, public or on the office network, points at a person's machine; the
+  // upstream's, with its port, at a service.
   (r, b) => {
     for (let i = r.int(3, 8); i > 0; i--) {
-      const labelled = r.chance(0.15);
       b.add(`${iso(r)} ${r.pick(['GET', 'POST', 'PUT'])} /api/v${r.int(1, 3)}/orders/${uuid(r)} ${r.pick([200, 201, 304, 404, 502])} ${r.int(1, 900)}ms client=`);
-      if (labelled) b.value('IP_ADDRESS', v.ipv4Address(r));
-      else b.add(privateIp(r));
+      b.value('IP_ADDRESS', r.chance(0.5) ? v.ipv4Address(r) : privateIp(r));
       b.add(` upstream=${privateIp(r)}:${r.int(1024, 65535)} ua="${r.pick(UAS)(r)}" trace=${hex(r, 32)}\n`);
     }
   },

@@ -46,7 +46,9 @@ function find(text: string, out: Candidate[]): void {
     // Leading punctuation is far more often a quote or bracket around the address than part of it.
     while (start < at && !isAlnumOrUnderscore(text.charCodeAt(start))) start++;
     let next = at + 1;
-    if (start < at && at - start <= MAX_LOCAL && text.charCodeAt(at - 1) !== 46 /* . */) {
+    // "postgres://app@db.internal:5432": a URL's user name and host, not an address.
+    const userInfo = start >= 3 && text.startsWith('://', start - 3);
+    if (!userInfo && start < at && at - start <= MAX_LOCAL && text.charCodeAt(at - 1) !== 46 /* . */) {
       const local = text.slice(start, at);
       DOMAIN_RE.lastIndex = at + 1;
       const m = local.includes('..') ? null : DOMAIN_RE.exec(text);

@@ -6,8 +6,10 @@ import type { Candidate, Recognizer } from '../recognizer.js';
 
 // IPv4 by a regex whose octet alternatives already reject values over 255 and leading zeros; IPv6 by
 // scanning outwards from each ':' over hex digits, ':' and '.', then validating with node:net. What counts is
-// an address that can point at a person's machine: a host address, such as a client IP in a log line. Not
-// reported: addresses that identify no one (unspecified, loopback, broadcast, netmasks), network ranges in
+// an address that can point at a person's machine: a host address, such as a client IP in a log line, public or
+// private (an office network's address is an employee's). Not reported: addresses that identify no one
+// (unspecified, loopback, broadcast, netmasks), a private address written as a service's endpoint (with a port,
+// in a URL: "10.0.3.7:5432", "redis://10.0.3.7"), network ranges in
 // CIDR notation ("10.0.0.0/16" in infrastructure code names a network, not a host; a /32 is one host and is
 // reported), `x.0.0.0`, and dotted
 // quads written as a version number ("version 1.2.3.4", `Version=4.0.0.0`, `AssemblyVersion("1.2.3.4")`).
@@ -19,16 +21,26 @@ const VERSION_CONTEXT_RE = /(?:\bv|\bver\.?|version|\brelease|\bbuild|\bfirmware
 /** A prefix length after the address: a network range, not a host (but /32 and /128, which are one host). */
 const CIDR_SUFFIX_RE = /^\/(?!32(?!\d)|128(?!\d))\d{1,3}(?!\d)/;
 const IGNORED_RANGES = new Set(['unspecified', 'loopback', 'broadcast']);
+/** Ranges of a private network: an address there with a port or in a URL is a service's, not a person's. */
+const INTERNAL_RANGES = new Set(['private', 'carrierGradeNat', 'linkLocal', 'uniqueLocal']);
+const PORT_AFTER_RE = /^:\d/;
+const URL_BEFORE_RE = /(?::\/\/|@)$/;
 const MAX_IPV6_LENGTH = 45;
 
 function isRange(text: string, end: number): boolean {
   return text.charCodeAt(end) === 47 /* / */ && CIDR_SUFFIX_RE.test(text.slice(end, end + 5));
 }
 
+/** "10.0.3.7:5432", "redis://10.0.3.7", "app@10.0.3.7": where a service listens. */
+function isEndpoint(text: string, start: number, end: number): boolean {
+  return PORT_AFTER_RE.test(text.slice(end, end + 2)) || URL_BEFORE_RE.test(text.slice(Math.max(0, start - 3), start));
+}
+
 function isReportableIPv4(text: string, start: number, value: string): boolean {
   if (isRange(text, start + value.length) || value.endsWith('.0.0.0')) return false;
   const addr = ipaddr.IPv4.parse(value);
   if (IGNORED_RANGES.has(addr.range())) return false;
+  if (INTERNAL_RANGES.has(addr.range()) && isEndpoint(text, start, start + value.length)) return false;
   if (addr.prefixLengthFromSubnetMask() !== null) return false;
   return !hasContextBefore(text, start, 12, VERSION_CONTEXT_RE);
 }

@@ -797,6 +797,106 @@ Záviš Zâfir Zâhit Zénó Zéphirin Zétény Zübeyde Zübeyr Zühal Zülal Z
 Živan Živana Žofia Žofie Žubīte
 `;
 
+/** Of those, the ones that are a rarer word of one language ("Esta" is Spanish for "this"): never a name alone. */
+export const PACKAGE_WORD_LIKE_GIVEN_NAMES = `
+Aaltje Abak Abaka Abakan Abbondanza Abdul Abel Abele Abraham Aby Acanthe Achim Ada Adam Addolorata Ade Adele Adem
+Adjutor Adolf Adolph Adria Adrian Adrián Adán Adèle Afra Afton Agata Agrippa Agustina Agustín Aicha Aida Aimable
+Aimé Aimée Aksel Alana Alano Alara Albano Alberte Albrecht Albín Alcino Alda Aldo Alen Alex Alexander Alexandra
+Alexandrine Alexie Alexine Aleya Alfons Alfonsa Alfred Alice Alima Alistar Alizé Alka Alkan Allie Alon Alphonse
+Altan Althea Alvaro Alvin Alvina Alysson Amadeus Amadou Amanda Amande Amando Amar Amaranto Amari Amata Amato Amatore
+Ambre Ambroisie Ambrosiano Amelia Amelie Amelio Amin Amina Amine Amish Amon Amos Amparo Amrit Amrita Améthyste Anala
+Ananda Anar Anastasia Anatol Anda Andel Andrada Andre Andrea Andreas Andrei Andres Andrina Andromeda Andrés Andy
+Anemona Ange Angela Angelika Angelo Angélique Anis Anita Anja Anna Anne Annemarie Annette Annie Annunziata Antek
+Antero Anton Antonina Antonio Antun Anémone Aphélie Apollina Apollonia Aquilin Aral Aram Aras Arbuz Arcadio Archange
+Arda Argine Argo Arian Ariane Ariel Ariela Ariele Arion Arisa Aristarco Aristo Arkady Arlo Armando Armeline Arminio
+Arno Arnold Arsen Arsenie Artemis Artemisa Arthur Arturo Artus Asma Assomption Astrid Astérie Ataman Atanasia Attila
+Aube Aubin Aude Audrey Augustin Augustine Aurel Aurelia Auro Ausilio Aveline Avi Azalée Azzurra Bacco Bakary Balta
+Balthazar Bangu Baran Barbara Barbu Barkan Bart Basar Basilia Basilio Basma Basu Battista Batu Bayram Beatrice
+Beatrix Begi Beker Belek Belgi Belo Benedetta Benedetto Benedikt Beniamin Beniamina Benito Benjamín Benone Benoît
+Bente Bentley Benvenuta Benvenuto Bera Berengario Berenice Berk Bernardo Bernd Bernhard Bert Bertram Bessie Bettina
+Betty Bianca Bibi Bindo Bino Birgit Björn Blair Blanca Blanka Bodhi Boet Bogdan Bogdana Boran Borek Boris Boubou
+Braden Brajan Brandi Brandt Branka Branko Brant Brenn Brett Bridget Brigitte Brit Brody Bryce Buchi Buhle Burak
+Burunduk Bárbara Bénigne Béryl Büke Caesar Calcedonio Calvin Camilla Camélia Caner Capitolina Capucine Carey Caridad
+Carine Carla Carlo Carlos Carlota Carmina Carola Casimira Cassie Cataldo Catalina Catena Cathy Cato Ceca Celestina
+Celestino Celie Cesar Cezar Cezara Cezary Chandra Chanel Charles Charlie Chaya Cheikh Chet Chiara Chris Christ
+Christa Christian Christiane Christin Christina Christine Christoph Chrétien Clair Claire Clara Clarisa Clark
+Claudia Claus Clemens Clementina Clementine Clinton Clio Clémence Clément Clémentine Coby Cody Colin Colins Colomba
+Concepción Concetto Connor Consolata Constance Consuelo Cora Corbin Cornelia Coronato Corrado Costante Costanza
+Crescente Cristina Crocefisso Cruz Céleste Célestin D'angelo Dafne Dagmar Dakota Dalie Damien Damil Dana Dane Dani
+Daniel Daniela Daniele Danio Danka Danko Dante Dany Daphné Daria Darin Dario Darla Darren Darwin David Davon Davor
+Debra Decimo Dee Deen Degna Delfino Delie Delizia Delphin Delphine Dennis Denny Derek Desiderato Desiderio Destan
+Destany Deste Destin Destini Devi Devin Diana Diane Diar Diede Diego Digambara Diler Diletta Dina Dionisia Dixie
+Doda Doina Donald Donalda Donat Donnie Donny Dora Doris Douce Dren Dron Drona Duco Duje Dujo Dyna Désiré Ede Edgar
+Edgars Edil Edison Edita Edith Edmund Eduard Eduards Efe Efraim Egon Electa Eleonore Eleuterio Eli Elias Elisabeth
+Elita Eliza Elka Ellen Elmo Emanuel Emanuela Emil Emilia Emma Empirio Enea Engin Enrique Eren Erhard Erica Erich
+Erika Erin Erna Erwin Esmeralda Esperanza Esta Estela Estera Estrella Ethyl Eudoksja Eufrasia Eugenia Eugenie
+Eugenio Euphrasie Eustache Eva Faas Fabia Fabian Fabie Fabio Fanta Fantine Fatima Fatma Faust Fausta Faya Fedele
+Felicia Felicie Felicita Felina Felix Ferdinand Ferman Fernando Ferne Fiacre Fidèle Filip Filipa Filomena Filou
+Fiore Fleta Flo Flore Florencia Florentin Florentina Florentine Florian Florina Fortunato Fortuné Fortunée Fos Fosco
+Foss Francisca Francisco Francisque Franka Franz Franziska Frida Frido Fridolin Friedrich Fritz Furio Furman
+Félicité Féline Gabe Gabriel Gabriele Gaetano Gaia Gaj Gaja Galileo Garance Garnier Gaye Gazi Georg Georges
+Georgiana Gerda Gerhard Germain Germaine Germana Germano Germán Geta Giacinto Gigi Gilberta Gina Gioconda Gioia
+Giovani Giri Gisela Giuliano Giusta Glauco Gleb Gojko Golda Gordana Gordiano Gordon Gottfried Gracja Grady Graham
+Graziano Gregor Gretchen Grover Gry Grâce Guelfo Gui Guillaume Guillemette Gunter Gustava Gustavo Guyot Habil Haki
+Halit Hamed Hanga Hanne Hannes Hanno Hans Harald Harley Harold Harvey Hatem Hava Havel Haya Hayal Heber Heda Hedda
+Heidi Hein Heinrich Heinz Helen Helena Helene Helga Helmut Hendrik Henning Herbert Hermann Hermina Hermine Herta
+Hertha Hester Hilaire Hilal Hilar Hildegard Hilton Honoré Hortense Hortensie Hubert Hugo Hulki Hussein Hyacint Ido
+Illuminato Ima Iman Imane Imani Immanuel Ina Incoronata Inder Indira Indy Ingeborg Ingrid Inka Inna Innocenza Ione
+Iride Isaac Isidro Isis Isla Italo Iva Ivan Ive Jace Jacinthe Jacinto Jacob Jacobus Jacqueline Jacques Jad Jaden
+Jakob Jakubka Jamar James Jamie Jammie Janet Janina Janusz Jaren Jarret Jasmijn Jasmin Jasna Jassem Javas Jean
+Jeanne Jeannette Jenny Jens Jerónimo Jesus Jesús Jett Jim Joachim Jody Joe Joel Joep Johann Johannes Johnson Jolie
+Jonas Jonatan Jonathan Jorge Josef Josefina Joseph Joya Jozef Juana Juda Jude Jukka Jules Juliana Julien Julius Juna
+Juno Jur Juvenal Jérémie Jörg Kaan Kaci Kacie Kaden Kader Kahina Kai Kaja Kalender Kama Kamala Kamel Kamille Kanaka
+Kannen Kara Karak Karen Kari Karin Karl Karla Karli Kasandra Kasper Kastor Kata Katharina Kathrin Katia Kato Katrin
+Katun Katy Kazi Kees Keet Kellen Kelly Kende Kennedy Kerami Kerem Keren Kerstin Keven Kiera Kiki Kimo Kirk Klaas
+Klaus Koby Kody Koen Kojo Kolby Kole Koleta Konrad Konstancie Konstantin Konstanty Kora Korneli Kory Krijn Krishna
+Kristen Ksenia Kwaku Kwasi Ladina Lale Lambert Langa Lapo Lara Lars Laura Laurencja Laurent Laury Lavada Lazar Leda
+Leila Lela Lelia Leman Lena Lene Leni Lenia Lenka Lenn Lenna Lenne Lenni Lennie Lennon Lenny Leo Leona Leonardo
+Leoni Leonore Leopold Leopoldina Lera Lessie Lester Leticia Letizia Levente Levi Lew Lexie Lexus Lia Lian Liara
+Liberata Liberato Liberatore Liberio Liberto Libère Licia Lidia Lidio Lilas Lilia Lilie Lilien Lilla Lina Linus Lio
+Liron Lisbeth Lise Lisette Liviana Liz Lloyd Loa Loet Lois Lola Loma Loren Lorenc Lorenz Loris Lorrain Lothar Lotta
+Lotti Lou Loua Louis Louise Loup Lourdes Lova Lucas Lucia Lucio Ludwig Ludwik Ludwika Lue Luisa Luise Luka Luke Lupe
+Lura Luther Lutz Luzie Léonard Maan Maarten Maas Maceo Maci Macie Mackenzie Macy Madeleine Madelief Madie Mady Maes
+Magdalena Mahaut Mahdi Maik Maila Majda Maksym Malati Malo Mamante Manar Manel Manfred Manole Manu Manuel Manuela
+Manuele Marana Marcel Marcelin Marciano Marcu Marek Marena Mareta Margarete Margot Marguerite Marian Mariana
+Marianne Mariano Marica Marie Marilyn Marion Marita Marius Marjolaine Marko Markus Marla Marlen Marlene Marlo Marnie
+Marques Marsha Marshall Marta Martino Martín María Massima Massimo Mathieu Mathilde Mathurin Matias Matis Matisse
+Matko Matthias Matti Mattie Maura Mauro Maximilian Maximo Maximus Mayar Mazie Maïa Meda Mees Melania Melanie Melia
+Mence Mendel Meneo Menka Mercede Mercedes Merel Merl Merlin Messalina Metod Michael Michaela Michel Michelangelo
+Micheline Mick Midas Mija Mika Mikołaj Milena Milić Milka Milla Milán Minerva Mirabela Mirek Miriam Mirka Mirko
+Mirona Mirre Mirta Mirte Miruna Miya Mody Mohammed Moira Moises Mollie Monika Monitore Morgana Morgane Morris Mory
+Moses Moussa Moïse Muhtar Myrtille Mégane Mélodie Nabi Naci Nadi Nadine Nadzieja Nara Narcis Narciso Narcisse Nat
+Natacha Nate Natka Nawal Naz Nea Neklan Nella Nelle Nena Nene Neri Neven Nia Nico Nicole Nidia Nike Nikki Nikol
+Nikola Nils Nina Nisan Noah Nomi Noor Norbert Nowi Noé Nunzio Oba Obie Obrad Ocie Octaviana Octavio Oger Okey Ola
+Olaf Oleg Olga Oliver Olivera Olivier Olympe Omar Omer Ona Ondina Ondine Onesta Onesto Onorata Onorino Opaline Oren
+Orin Orion Orso Ortensia Osanna Oskar Ostoja Otello Otmar Otto Ottone Ozan Ozana Pablo Paciano Padma Palatino
+Palladia Paloma Palémon Pam Pamela Pamfil Panait Panfilo Pantaleon Param Pascale Paskal Paskala Patrice Patricia
+Patricio Patrick Patrizio Patrycjusz Patrycy Paul Paula Paulette Paulien Paulin Pedro Peggy Pellegrino Penda
+Penelopa Perikles Perseo Phil Philipp Philippe Philippine Pierre Pieter Pilar Pio Pius Placida Platon Platón
+Porfirio Porfiry Pran Prasad Prema Primerose Prisco Privato Prospera Prospero Proteo Pépin Péter Pío Queenie Quinten
+Rabia Rachel Raci Radina Radu Rafael Raff Raide Raik Raimund Raina Rainer Raj Rajko Ralf Ralph Ramazan Ramiro Ramona
+Ramy Ramón Ranek Ranko Raphael Ravi Reagan Reba Rebeka Recai Regolo Reina Reinhard Relu Remington Remy Rens René
+Reto Retta Rey Riad Rica Richard Rija Rio Rita Robbe Robert Roberta Robi Robinson Roch Rochelle Rocío Roel Roland
+Rolf Romain Romane Romero Ronald Roos Roosevelt Rosalie Roser Rosita Rowan Royce Roza Rudolf Rudy Rupert Rym Régis
+Róża Sabin Sabine Sabino Sabrina Salvatore Sam Samanta Samara Sami Samia Samson Samu Samuel Samy Sancho Sandra Sanem
+Sanna Sante Santiago Santino Sara Sarai Sascha Saskie Satine Saturnin Saturnino Saul Sauveur Savi Sebastian
+Sebastiano Seher Selen Selvaggia Senta Sepp Seppe Serafin Serafín Seren Serin Serine Sesto Settimo Severin Sharon
+Shea Shirley Siara Sibylle Sicuro Sidonia Sidonio Sidra Siebe Sienna Siep Sigmund Signe Sigrid Silke Silvano
+Silvester Simo Simon Simone Sina Siriano Sirio Siro Sitara Sixte Skarlet Skarleta Skye Slaven Slavica Smilla
+Soccorso Sofia Sofie Solange Soledad Solon Som Sondre Sonja Sophia Sophie Spano Speranza Stana Stanford Steen Stefan
+Stefanie Steffen Stela Stella Stephan Steve Steven Stevie Stewart Stipe Stojan Stojanka Sudi Susana Susanne Susie
+Sven Svenja Swara Sybilla Sybille Sylvain Sylvestre Sylvia Sylwester Séraphin Sérine Tabea Taha Talia Tamia Tania
+Tanja Tari Tarja Tarso Tasa Tate Taurin Tecla Teddy Tej Teja Teresa Terri Tertuliano Terzo Tesauro Tessa Thalia
+Thaïs Theo Theodor Theodore Theresa Therese Thomas Thora Tian Tibbe Tiber Tiberio Tibor Tierra Tiffany Tija Til
+Tilio Tim Timeo Timo Timon Tina Tinca Tito Tizio Tobias Tobiasz Toby Tod Toki Tolga Tomas Tomo Tomé Tonko Toon
+Torsten Tosca Toussaint Traci Tre Trent Tressa Tuur Tyra Udo Ulla Ulrich Ulysse Umile Urbain Ursula Vada Valente
+Valentijn Valentin Valentina Valentino Vali Vanda Vanna Varo Vasco Veli Velina Vendel Venere Venusta Venusto Verano
+Verdie Vere Vernice Vernie Verónica Vicente Victoire Victorien Vidal Vieve Viktoria Vilde Vince Violante Virginie
+Vittoria Véronique Víctor Vítor Walerian Walid Walter Werner Weronika Wiara Wiem Wiktoria Wilhelm Willa Willi
+William Willie Willis Willy Wirginia Wolfgang Wout Wouter Xenia Xenie Yana Yaro Yasser Yaya Yvonne Zac Zaida Zain
+Zaira Zander Zara Zarina Zina Zineb Zion Zlata Zoila Zoilo Zorana Ángel Ángela Áurea Élise Épiphane Łazarz
+`;
+
 /** Given names that are also common words ("Grace", "Rosa", "Pilar"): a name only before a known surname. */
 export const PACKAGE_COMMON_WORD_GIVEN_NAMES = `
 Aba Abbey Abondance Ace Adel Adi Adonis Afro Agape Ala Albert Albina Alea Alexa Alf Ali Alia Allegra Ally Alma Alone

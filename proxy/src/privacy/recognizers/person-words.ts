@@ -3,6 +3,7 @@ import {
   PACKAGE_COMMON_WORD_SURNAMES,
   PACKAGE_GIVEN_NAMES,
   PACKAGE_SURNAMES,
+  PACKAGE_WORD_LIKE_GIVEN_NAMES,
 } from './person-names.generated.js';
 
 // Word lists of the PERSON recognizer. The generated lists (person-names.generated.ts, from @faker-js/faker's
@@ -55,6 +56,11 @@ const HAND_GIVEN_NAMES = new Set(words(GIVEN_NAMES));
 /** Given names that are no common word: any capitalised word after one is a surname. */
 export const GIVEN_NAME_SET: ReadonlySet<string> = new Set([...HAND_GIVEN_NAMES, ...words(PACKAGE_GIVEN_NAMES)]);
 
+/** Given names that are also a rarer word of one language ("Esta"): a name with a surname, never alone. */
+export const WORD_LIKE_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
+  words(PACKAGE_WORD_LIKE_GIVEN_NAMES).filter((w) => !HAND_GIVEN_NAMES.has(w)),
+);
+
 /** Given names that are also common words ("Grace", "Rosa", "Will"): a name only before a known surname. */
 export const COMMON_WORD_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
   words(PACKAGE_COMMON_WORD_GIVEN_NAMES).filter((w) => !HAND_GIVEN_NAMES.has(w)),
@@ -70,7 +76,7 @@ export const SURNAME_SET: ReadonlySet<string> = new Set([...LONE_SURNAME_SET, ..
 export const TITLES = [
   'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Herrn', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',
   'Madame', 'Sr', 'Sra', 'Srta', 'Señor', 'Señora', 'Doña', 'Sig', 'Sig.ra', 'Sig.na', 'Signor', 'Signora',
-  'Dott', 'Dott.ssa', 'Pan', 'Pani', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
+  'Dott', 'Dott.ssa', 'Pan', 'Pani', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];
 
 /** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */

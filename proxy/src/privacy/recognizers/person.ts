@@ -13,6 +13,7 @@ import {
   STOP_WORDS,
   SURNAME_SET,
   TITLES,
+  WORD_LIKE_GIVEN_NAME_SET,
 } from './person-words.js';
 
 // People's names, found four ways, most certain first:
@@ -55,6 +56,7 @@ const JOINED_BEFORE_RE = new RegExp(`${LETTER}|[\\d_'’./@#$\\\\-]`);
 /** One surname word after a given name, with its particle: sticky, tried right after the given name. */
 const SURNAME_RE = new RegExp(String.raw`[ \t](?:[A-Z]\.?[ \t])?((?:${PARTICLE}[ \t])?)(${NAME_WORD})(?!${LETTER}|[\d_])`, 'y');
 const NEXT_WORD_RE = /[ \t]([\p{L}]{2,20})/uy;
+const PREVIOUS_WORD_RE = /([\p{L}]{2,20})\.?[ \t]$/u;
 const CODE_BEFORE_RE = /[{(["`<=]$|[{(["`<=][ \t]$/;
 const CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[})\]"`>=]|\()/u;
 const HOUSE_NUMBER_AFTER_RE = /[ \t]\d{1,4}[a-z]?(?![\d\p{L}]|[ \t]?\d)/uy;
@@ -88,10 +90,10 @@ function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
 
 /**
  * Where the name that starts with the given name at `start` ends: after its surnames ("Siobhan O'Brien", "María
- * García López", "Faina D. Yefremova"), or after the given name alone when it is no common word ("Why is Katrine
- * so quiet?"); -1 when it is none (a place's name, or a common word not before a known surname).
+ * García López", "Faina D. Yefremova"), or after the given name alone when `alone` allows ("Why is Katrine so
+ * quiet?"); -1 when it is none (a place's name, or a common word not before a known surname).
  */
-function nameEnd(text: string, start: number, given: string, plain: boolean): number {
+function nameEnd(text: string, start: number, given: string, plain: boolean, alone: boolean): number {
   let end = start + given.length;
   let surnames = 0;
   let secondGiven = false;
@@ -113,7 +115,7 @@ function nameEnd(text: string, start: number, given: string, plain: boolean): nu
     surnames += 1;
     if (surnames === 2) break;
   }
-  if (surnames === 0 && !secondGiven && !plain) return -1;
+  if (surnames === 0 && !secondGiven && !alone) return -1;
   return followedByPlace(text, end) ? -1 : end;
 }
 
@@ -141,7 +143,12 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     const lone = !plain && LONE_SURNAME_SET.has(word);
     if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;
     if (PLACE_PREFIX_RE.test(text.slice(Math.max(0, start - 8), start))) continue;
-    let end = nameEnd(text, start, word, plain);
+    // "Aeropuerto Adolfo Suárez", "Gare Saint-Lazare", "rue Victor Hugo": a place named after a person.
+    if (afterPlaceWord(text, start)) {
+      CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
+      continue;
+    }
+    let end = nameEnd(text, start, word, plain, plain && !WORD_LIKE_GIVEN_NAME_SET.has(word));
     if (end < 0 && lone && !followedByPlace(text, start + word.length)) end = start + word.length;
     if (end < 0) continue;
     CAPITALISED_RE.lastIndex = end;
@@ -159,6 +166,12 @@ function followedByPlace(text: string, at: number): boolean {
   const next = NEXT_WORD_RE.exec(text)?.[1];
   if (next === undefined) return false;
   return PLACE_WORDS.has(next) || PLACE_WORDS.has(`${next.charAt(0).toUpperCase()}${next.slice(1)}`);
+}
+
+function afterPlaceWord(text: string, start: number): boolean {
+  const before = PREVIOUS_WORD_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  if (before === undefined) return false;
+  return PLACE_WORDS.has(before) || PLACE_WORDS.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
 }
 
 /** Where the capitalised words that follow `at`, one space apart, end. */

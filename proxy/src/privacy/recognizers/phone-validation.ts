@@ -23,6 +23,7 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
 
 // The countries of the seven languages whose national numbers start with a trunk '0'.
 const NEIGHBOUR_REGIONS: readonly CountryCode[] = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'IE'];
+const NATIONAL_TRUNK_RE = /^0\d+[ .\-\/]/;
 
 /** What the text around a candidate says; each answer computed at most once per candidate. */
 export interface PhoneContext {
@@ -59,7 +60,8 @@ export class PhoneValidator {
       if (ukShaped && p?.isPossible() === true) return true;
       // A trunk '0' number grouped the national way ("0157 41816747", "06-12345678") and valid in one of the
       // seven countries' plans is a phone there, with or without a word before it.
-      if (SEPARATOR_RE.test(main) && this.validInSomeRegion(digits, NEIGHBOUR_REGIONS)) return true;
+      // A lone '0' first ("0.6.156.2905") is a version.
+      if (NATIONAL_TRUNK_RE.test(main) && this.validInSomeRegion(digits, NEIGHBOUR_REGIONS)) return true;
       return context() && this.validInSomeRegion(digits);
     }
     if (nanpShaped && this.parse(digits, 'US')?.isValid() === true) return true;

@@ -31,7 +31,8 @@ const TRUNK_RE = /\(0\)/g;
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const STRONG_START_RE = /^(?:\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
-const CONTEXT_BEFORE_RE = wordsRe([
+/** Words that introduce a phone number, in the seven languages (the NHS recognizer defers to them too). */
+export const PHONE_WORDS_RE = wordsRe([
   'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
   'ring', 'dial', 'sms', 'text me', 'whatsapp', 'contact', 'landline', 'desk', 'voicemail', 'answering',
   'messages? (?:to|on)', 'reach (?:me|us|him|her|them)',
@@ -132,7 +133,7 @@ class CandidateContext implements PhoneContext {
   }
 
   phoneWords(wholeRun: boolean): boolean {
-    this.before ??= CONTEXT_BEFORE_RE.test(textBeforeSinceNumber(this.text, this.start, 32));
+    this.before ??= PHONE_WORDS_RE.test(textBeforeSinceNumber(this.text, this.start, 32));
     if (this.before || !wholeRun) return this.before;
     this.after ??= hasContextAfter(this.text, this.end, 16, CONTEXT_AFTER_RE);
     return this.after;

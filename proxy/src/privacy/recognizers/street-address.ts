@@ -24,15 +24,21 @@ const UK_TYPES = [
 const UK_ABBREVIATIONS = ['St', 'Rd', 'Ave', 'Ln', 'Dr', 'Cres', 'Pl', 'Ct', 'Sq'].join('|');
 
 /** UK and Irish: [Flat 3, ]12a Acacia Avenue. */
-const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-Za-z]?,?\s)?${HOUSE},?\s(?:${NAME}\s){1,3}(?:(?:${UK_TYPES})\b|(?:${UK_ABBREVIATIONS})\b\.?)`;
+const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-Za-z]?,?\s)?${HOUSE},?\s(?:(?:${NAME}\s){1,3}(?:(?:${UK_TYPES})\b|(?:${UK_ABBREVIATIONS})\b\.?)|(?:Kingsway|Broadway|Parkway|Strand)\b)`;
 
 /** French: 12 bis, rue de la Paix; 3 avenue Victor Hugo. */
 const FR = String.raw`\d{1,4}(?:\s?(?:bis|ter|quater|[A-D])\b)?,?\s(?:[Rr]ue|[Aa]venue|[Aa]v\.|[Bb]oulevard|[Bb]d|[Pp]lace|[Ii]mpasse|[Aa]llée|[Cc]hemin|[Qq]uai|[Cc]ours|[Rr]oute|[Ss]quare|[Pp]assage|[Ff]aubourg)\s(?:(?:de\sla|de\sl['’]|du|des|de|d['’]|la|le|les|l['’])\s?)?${NAME}(?:\s(?:de\s|du\s|des\s)?${NAME}){0,3}`;
 
-/** German, Austrian and Swiss: Hauptstraße 5, Berliner Str. 12a, Kurfürstendamm 21 ("Am Markt 4" has no street word). */
+/**
+ * German, Austrian and Swiss: Hauptstraße 5, Berliner Str. 12a, and streets named with a preposition ("Am Markt 4",
+ * "Unter den Linden 77"), unless the word after it is a day, a month or a time ("Am Montag 3 Termine").
+ */
 const DE_SUFFIX = 'straße|strasse|str\\.|weg|allee|platz|gasse|damm|ufer|chaussee|steig|pfad';
 const DE_WORD = 'Straße|Strasse|Str\\.|Weg|Allee|Platz|Gasse|Damm|Ufer|Chaussee';
-const DE = String.raw`(?:${NAME}\s)?(?:\p{Lu}[\p{L}-]{0,40}?(?:${DE_SUFFIX})|(?:${DE_WORD}))\s?${HOUSE}`;
+const DE_PREPOSITION = '(?:Am|An\\sder|An\\sden|Auf\\sder|Im|In\\sder|Zum|Zur|Unter\\sden|Hinter\\sder)';
+const DE_NOT_A_STREET =
+  '(?:Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Wochenende|Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jahr|Anfang|Ende|Morgen|Abend|Tag|Mittag)\\b';
+const DE = String.raw`(?:(?:${NAME}\s)?(?:\p{Lu}[\p{L}-]{0,40}?(?:${DE_SUFFIX})|(?:${DE_WORD}))|${DE_PREPOSITION}\s(?!${DE_NOT_A_STREET})${NAME})\s?${HOUSE}`;
 
 /** Dutch and Flemish: Keizersgracht 123-II, Damstraat 5 hs, Van Baerlestraat 12A. */
 const NL = String.raw`(?:[Vv]an\s(?:de[rn]?\s)?)?\p{Lu}[\p{L}-]{0,40}?(?:straat|laan|gracht|plein|kade|dijk|singel|steeg|dreef)\s\d{1,4}(?:[-\s]?(?:hs|bis|I{1,3}|[A-Za-z])(?![\p{L}\d]))?`;

@@ -13,6 +13,22 @@ describe('privacy/recognizers/date-of-birth', () => {
     expect(find('Birthday: 7/31/1990')).to.deep.equal(['7/31/1990']);
   });
 
+  it("finds dates after each language's birth words", () => {
+    for (const [text, value] of [
+      ['Geb.-Datum 04.10.1989', '04.10.1989'],
+      ['née le 24/12/1981 à Lyon', '24/12/1981'],
+      ['nacido el 14/05/1956', '14/05/1956'],
+      ['nata il 06/11/1978', '06/11/1978'],
+      ['urodzona 21.06.1978', '21.06.1978'],
+      ['ur. 21.06.1978', '21.06.1978'],
+      ['Geboortedatum: 13-02-1945', '13-02-1945'],
+      ['geb. 13-02-1945', '13-02-1945'],
+    ]) {
+      expect(find(text ?? ''), text).to.deep.equal([value]);
+    }
+    expect(find('Lieferung am 04.10.2025, la commande du 24/12/2025')).to.deep.equal([]);
+  });
+
   it('ignores dates without birth context and impossible dates', () => {
     expect(find('Meeting on 14/07/2024')).to.deep.equal([]);
     expect(find('DOB: 31/02/1983')).to.deep.equal([]);

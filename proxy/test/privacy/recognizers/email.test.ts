@@ -30,4 +30,10 @@ describe('privacy/recognizers/email', () => {
     expect(find(`${'a'.repeat(65)}@example.com`)).to.deep.equal([]);
     expect(find('x@-bad-.com')).to.deep.equal([]);
   });
+
+  it("reads a URL's user name and host as no address", () => {
+    expect(find('DATABASE_URL=postgres://app@db.internal.example.com:5432/app')).to.deep.equal([]);
+    expect(find('git clone https://deploy@git.example.com/repo.git')).to.deep.equal([]);
+    expect(find('mailto:jane@example.com')).to.deep.equal(['jane@example.com']);
+  });
 });

@@ -34,6 +34,12 @@ describe('privacy/recognizers/ip-address', () => {
     expect(find('from 10.1.2.3 port 22')).to.deep.equal(['10.1.2.3']);
   });
 
+  it("reads a private address with a port or in a URL as a service's, a public one as a host's", () => {
+    expect(find('ECONNREFUSED 10.0.3.7:5432; REDIS_URL=redis://172.16.4.2/0; ssh app@192.168.1.20')).to.deep.equal([]);
+    expect(find('client=192.168.1.20 upstream=10.0.3.7:8080')).to.deep.equal(['192.168.1.20']);
+    expect(find('connect to 81.2.69.160:8080 or https://81.2.69.161/')).to.deep.equal(['81.2.69.160', '81.2.69.161']);
+  });
+
   it('rejects code and times that contain colons', () => {
     expect(find('std::vector<int> v; a::b; dead::beef')).to.deep.equal([]);
     expect(find('at 10:30:45 and ether 00:1a:2b:3c:4d:5e')).to.deep.equal([]);

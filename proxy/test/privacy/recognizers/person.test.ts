@@ -44,6 +44,25 @@ describe('privacy/recognizers/person', () => {
     for (const [text, name] of cases) expect(find(text), text).to.include(name);
   });
 
+  it('finds a known given name alone, a rarer surname alone, and a lower-case Polish title', () => {
+    expect(find('Why is Katrine so quiet?')).to.deep.equal(['Katrine']);
+    expect(find('It may be that Kaczmarek was influenced by it.')).to.deep.equal(['Kaczmarek']);
+    expect(find('Szanowna dr Chrzanowska,')).to.deep.equal(['Chrzanowska']);
+    expect(find('Grace Kowalczyk and Will Smith')).to.deep.equal(['Grace Kowalczyk', 'Will Smith']);
+  });
+
+  it('does not take a word of one language, a product or a place named after a person for a name', () => {
+    for (const text of [
+      'Esta mañana hablé con el equipo.',
+      'Configure Claude Code, then ask Claude about the Claude Agent SDK.',
+      'Nos vemos en el Aeropuerto Adolfo Suárez y luego en la Gare Saint-Lazare.',
+      'Rua João Pessoa 1636 and 03751 Gerrit Achterberghove 137',
+      'We spoke in Czech about the German market.',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
   it('is not fooled by places, firms and words named after people', () => {
     for (const text of [
       'Change at Victoria Station for the Elizabeth Line.',

@@ -21,6 +21,9 @@ describe('privacy/recognizers/phone in seven languages', () => {
       ['Tel. kom. 601-234-567', '601-234-567'],
       ['Bel me op 06-12345678 als het kan.', '06-12345678'],
       ['Mobiel: 06 1234 5678', '06 1234 5678'],
+      ['Mój numer to 693 113 703.', '693 113 703'],
+      ['Mijn nummer is 020 4903702.', '020 4903702'],
+      ['Mi número es el 612 345 678', '612 345 678'],
     ];
     for (const [text, value] of cases) expect(find(text), text).to.deep.equal([value]);
   });
@@ -42,6 +45,14 @@ describe('privacy/recognizers/phone in seven languages', () => {
       const found = find(text);
       expect(found.filter((v) => !v.startsWith('030')), text).to.deep.equal([]);
     }
+  });
+
+  it('finds a trunk-0 number grouped the national way and valid there without a phone word', () => {
+    expect(find('Rayan Stern – 0157 41816747')).to.deep.equal(['0157 41816747']);
+    expect(find('Fleur Bosch – 06-12345678')).to.deep.equal(['06-12345678']);
+    expect(find('Edgard Hubert – 06 08 40 79 40')).to.deep.equal(['06 08 40 79 40']);
+    // Versions and invoice numbers are not: a lone '0' first, an invoice label.
+    expect(find('build 0.6.156.2905 and Faktura nr 0757/06/2025, Rechnung Nr. 0301 234567')).to.deep.equal([]);
   });
 
   it('stays quiet on plain numbers without a phone word', () => {

@@ -25,6 +25,15 @@ describe('privacy/recognizers/street-address', () => {
     expect(find('Bezorgen op Damstraat 5 hs')).to.deep.equal(['Damstraat 5 hs']);
     expect(find('Adres: ul. Marszałkowska 10/12 m. 5, 00-001 Warszawa')).to.deep.equal(['ul. Marszałkowska 10/12 m. 5']);
     expect(find('mieszkam przy al. Jana Pawła II 23')).to.deep.equal(['al. Jana Pawła II 23']);
+    // German streets named with a preposition, but not days, months or times after one.
+    expect(find('Senden Sie das Paket an Am Markt 27.')).to.deep.equal(['Am Markt 27']);
+    expect(find('Unter den Linden 77, Berlin')).to.deep.equal(['Unter den Linden 77']);
+    expect(find('Am Montag 3 Termine, im Jahr 2024 waren es 12, am Ende 5 Punkte')).to.deep.equal([]);
+  });
+
+  it('finds UK streets named with one word', () => {
+    expect(find('Please deliver to Flat 27, 165a Kingsway, Leeds.')).to.deep.equal(['Flat 27, 165a Kingsway']);
+    expect(find('12 Broadway, London')).to.deep.equal(['12 Broadway']);
   });
 
   it('finds French, Italian and Spanish addresses in their own orders', () => {
