@@ -9,7 +9,8 @@ function isSpace(code: number): boolean {
 
 /** A case-insensitive regex (not global) for any of `words` (regex fragments) as whole words. */
 export function wordsRe(words: readonly string[], flags = 'i'): RegExp {
-  return new RegExp(String.raw`\b(?:${words.join('|')})\b`, flags);
+  // Letter classes rather than \b, which without the u flag ends a word at any non-ASCII letter ("dzwonić").
+  return new RegExp(String.raw`(?<![\p{L}\p{N}_])(?:${words.join('|')})(?![\p{L}\p{N}_])`, `${flags}u`);
 }
 
 /** Words that label a number as an identifier of something else. */
@@ -40,10 +41,20 @@ function isEndTag(text: string, i: number, limit: number): boolean {
   return false;
 }
 
+/** Abbreviations whose full stop ends no clause: "VAT reg. GB 123…", "Rechnung Nr. 12", "Tel. +44…". */
+const ABBREVIATIONS = new Set(['reg', 'no', 'nr', 'tel', 'tél', 'ref', 'co', 'ltd', 'inc', 'dept', 'mob', 'kom', 'str']);
+
+function abbreviationBefore(text: string, dot: number): boolean {
+  let i = dot;
+  while (i > 0 && dot - i < 4 && LETTER_RE.test(text[i - 1] ?? '')) i--;
+  return i < dot && (i === 0 || !LETTER_RE.test(text[i - 1] ?? '')) && ABBREVIATIONS.has(text.slice(i, dot).toLowerCase());
+}
+
 /**
  * Start of the clause (or line) that contains `start`, looking back at most `window` characters. A line
  * ends at a line break, except one after a label ending in ':' ("Phone:\n…"); a clause also ends at a
- * sentence end (". ", "! ", "? ", "; " not followed by a digit, so "NHS No. 943…" stays one clause) and at
+ * sentence end (". ", "! ", "? ", "; " not followed by a digit, so "NHS No. 943…" stays one clause, nor after an
+ * abbreviation: "VAT reg. GB 123…") and at
  * an HTML end tag followed by words ("<a>call us</a> The site had …", but not "<b>Phone:</b> 0161…"). A
  * word in the previous sentence, line or element then does not count as context.
  */
@@ -57,7 +68,7 @@ function scopeStart(text: string, start: number, window: number, scope: ContextS
       if (j < limit || text.charCodeAt(j) !== 58 /* : */) return i + 1;
     } else if (scope === 'clause') {
       if ((c === 46 || c === 33 || c === 63 || c === 59) && i + 2 < start && isSpace(text.charCodeAt(i + 1))) {
-        if (!isDigit(text.charCodeAt(i + 2))) return i + 1;
+        if (!isDigit(text.charCodeAt(i + 2)) && !(c === 46 && abbreviationBefore(text, i))) return i + 1;
       } else if (c === 62 /* > */ && isEndTag(text, i, limit) && LETTER_RE.test(text.slice(i + 1, start))) {
         return i + 1;
       }

@@ -40,13 +40,17 @@ const NAME_SEQ = String.raw`(?:${LEADING_PARTICLE}[ \t])?${NAME_WORD}(?:[ \t](?:
 const TITLE = `${wordAlternation(TITLES)}\\.?`;
 
 const TITLE_RE = new RegExp(String.raw`${TITLE}[ \t](${NAME_SEQ})(?!${LETTER}|[\d_])`, 'g');
+// Greetings and sign-offs open their line (after any indent or '>' of a quoted mail). Anchored there, a scan
+// rejects every other position at once instead of trying sixty words at each (bench:pii mixed prose 18 → 27
+// MB/s); a greeting in the middle of a line ("Thanks. Hi Anna,") is missed, which costs the multilingual set
+// 0.7 points of PERSON recall, and finding sentence starts to try it there cost more than it saved.
 const GREETING_RE = new RegExp(
-  String.raw`${wordAlternation(bothInitialCases(GREETINGS))}[ \t]+(?:${TITLE}[ \t])?(${NAME_SEQ})(?=[ \t]*(?:[,!:\r\n]|$))`,
-  'g',
+  String.raw`^[ \t>]*${wordAlternation(bothInitialCases(GREETINGS))}[ \t]+(?:${TITLE}[ \t])?(${NAME_SEQ})(?=[ \t]*(?:[,!:\r\n]|$))`,
+  'gm',
 );
 const SIGN_OFF_RE = new RegExp(
-  String.raw`${wordAlternation(bothInitialCases(SIGN_OFFS))}[ \t]*[,!.]?[ \t]*\r?\n[ \t]*(${NAME_SEQ})(?=[ \t]*(?:\r?\n|,|$))`,
-  'g',
+  String.raw`^[ \t>]*${wordAlternation(bothInitialCases(SIGN_OFFS))}[ \t]*[,!.]?[ \t]*\r?\n[ \t>]*(${NAME_SEQ})(?=[ \t]*(?:\r?\n|,|$))`,
+  'gm',
 );
 const CAPITALISED_RE = new RegExp(`${UPPER}[a-zß-öø-ÿā-ž]{1,20}(?!${LETTER}|[\\d_'’])`, 'g');
 /** A letter, digit or underscore: a title or greeting right after one is inside another word. */

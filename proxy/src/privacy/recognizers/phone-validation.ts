@@ -44,7 +44,8 @@ export class PhoneValidator {
    */
   accepts(main: string, digits: string, around: PhoneContext, wholeRun: boolean): boolean {
     if (digits.length < 7 || digits.length > 15) return false;
-    if (main.charCodeAt(0) === 43 /* + */) return this.parse(`+${digits}`)?.isPossible() === true;
+    // "+48 …" and "(+48) …": an international number, possible for its country code.
+    if (main.charCodeAt(0) === 43 /* + */ || main.startsWith('(+')) return this.parse(`+${digits}`)?.isPossible() === true;
     const context = (): boolean => around.phoneWords(wholeRun);
     const nanpShaped = NANP_SHAPE_RE.test(main);
     const strong = digits.charCodeAt(0) === 48 /* 0 */ || nanpShaped;

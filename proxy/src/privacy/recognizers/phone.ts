@@ -21,7 +21,7 @@ const GROUP = String.raw`(?:\(\d{1,5}\)|\d{1,12})`;
 const SEP = String.raw`(?:[ .\-\/]{1,2}|\s?\(0\)\s?|(?<=\)))`;
 const EXT = String.raw`(?:\s{0,2}(?:x|ext\.?|extn\.?|extension)\s{0,2}\d{1,5})`;
 const PHONE_RE = new RegExp(
-  String.raw`(?<![\w+@.\/\-]|\d[ .\-])\+?${GROUP}(?:${SEP}${GROUP}){0,7}${EXT}?(?![\w@]|[.,\-\/]?\d)`,
+  String.raw`(?<![\w+@.\/\-]|\d[ .\-])(?:\+|\(\+\d{1,3}\)\s?)?${GROUP}(?:${SEP}${GROUP}){0,7}${EXT}?(?![\w@]|[.,\-\/]?\d)`,
   'g',
 );
 const EXT_RE = new RegExp(`${EXT}$`);
@@ -30,7 +30,7 @@ const TRUNK_RE = /\(0\)/g;
 // A date is not followed by a further group in the same style: "06.12.34.56.78" is a French phone number.
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-const STRONG_START_RE = /^(?:\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
+const STRONG_START_RE = /^(?:\+|\(\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
 /** Words that introduce a phone number, in the seven languages (the NHS recognizer defers to them too). */
 export const PHONE_WORDS_RE = wordsRe([
   'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
