@@ -24,6 +24,8 @@ describe('privacy/recognizers/phone in seven languages', () => {
       ['Mój numer to 693 113 703.', '693 113 703'],
       ['Mijn nummer is 020 4903702.', '020 4903702'],
       ['Mi número es el 612 345 678', '612 345 678'],
+      ['Proszę dzwonić pod numer 886-700-976.', '886-700-976'],
+      ['Komórka: (+48) 537543159.', '(+48) 537543159'],
     ];
     for (const [text, value] of cases) expect(find(text), text).to.deep.equal([value]);
   });
@@ -41,6 +43,7 @@ describe('privacy/recognizers/phone in seven languages', () => {
       'Company No. 01234567, registered in England and Wales',
       'P.IVA 12345678901',
       'REGON 123456785',
+      'VAT reg. GB 083 0043 22',
     ]) {
       const found = find(text);
       expect(found.filter((v) => !v.startsWith('030')), text).to.deep.equal([]);
