@@ -15,6 +15,7 @@ const CONTEXT_RE = wordsRe(
     'geb(?=\\.)',
   ],
   'gi',
+  true,
 );
 const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec';
 const MONTH_NAME = `(?:${MONTHS})[a-z]{0,6}\\.?`;
