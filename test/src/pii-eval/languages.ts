@@ -52,6 +52,9 @@ const group = (s: string, sizes: readonly number[], sep = ' '): string => {
 };
 const pairs = (s: string, sep = ' '): string => s.replace(/(\d\d)(?=\d)/g, `$1${sep}`);
 
+/** Large amounts and counts written with spaces between thousands, as French, Polish and others write them. */
+const spaced = (r: Prng): string => `${r.int(100, 999)} ${r.digits(3)} ${r.digits(3)}`;
+
 const SHARED_NEGATIVES: ReadonlyArray<(r: Prng) => string> = [
   (r) => `Build ${r.int(1, 9)}.${r.int(0, 20)}.${r.int(0, 99)}.${r.int(100, 9999)} (x64)`,
   (r) => `Tracking: 1Z${r.letters(3)}${r.digits(3)}${r.digits(10)}`,
@@ -97,6 +100,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}/${pad(m)}/${y}`,
     loginWords: ['Login from', 'Blocked', 'client_ip='],
     negatives: [
+      (r) => `Revenue reached £${r.int(100, 999)},${r.digits(3)},${r.digits(3)} and ${spaced(r)} page views.`,
       (r) => `Company No. ${pad(r.int(0, 99))}${r.digits(6)}, registered in England and Wales.`,
       (r) => `VAT reg. GB ${r.digits(3)} ${r.digits(4)} ${r.digits(2)}`,
       (r) => `Invoice INV-${r.digits(6)} for £${r.int(10, 9999)}.${r.digits(2)} is due on ${r.int(1, 28)} March.`,
@@ -144,6 +148,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}.${pad(m)}.${y}`,
     loginWords: ['Anmeldung von', 'Gesperrt:', 'Zugriff von'],
     negatives: [
+      (r) => `Der Etat beträgt ${spaced(r)} € bei ${spaced(r)} Aufrufen.`,
       (r) => `USt-IdNr.: DE${r.digits(9)}`,
       (r) => `Handelsregister: HRB ${r.digits(5)}, Amtsgericht München`,
       (r) => `Steuernummer ${r.digits(3)}/${r.digits(3)}/${r.digits(5)}`,
@@ -192,6 +197,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}/${pad(m)}/${y}`,
     loginWords: ['Connexion depuis', 'Bloqué :', 'Accès depuis'],
     negatives: [
+      (r) => `Le budget s'élève à ${spaced(r)} € pour ${spaced(r)} habitants.`,
       (r) => `SIRET : ${r.digits(3)} ${r.digits(3)} ${r.digits(3)} ${r.digits(5)}`,
       (r) => `SIREN ${r.digits(9)}, RCS Paris`,
       (r) => `N° TVA intracommunautaire : FR${r.digits(2)}${r.digits(9)}`,
@@ -239,6 +245,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}/${pad(m)}/${y}`,
     loginWords: ['Acceso desde', 'Bloqueada:', 'Inicio de sesión desde'],
     negatives: [
+      (r) => `El presupuesto es de ${spaced(r)} € y ${spaced(r)} visitas.`,
       (r) => `CIF: B${r.digits(8)}`,
       (r) => `NIF-IVA ESB${r.digits(8)}`,
       (r) => `La factura n.º ${r.digits(7)} de ${r.int(10, 9999)},${r.digits(2)} € vence el ${pad(r.int(1, 28))}/${pad(r.int(1, 12))}/2025.`,
@@ -285,6 +292,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}/${pad(m)}/${y}`,
     loginWords: ['Accesso da', 'Bloccato:', 'Login da'],
     negatives: [
+      (r) => `Il bilancio è di ${spaced(r)} euro, con ${spaced(r)} visitatori.`,
       (r) => `Partita IVA ${r.digits(11)}`,
       (r) => `P.IVA IT${r.digits(11)} - REA MI-${r.digits(6)}`,
       (r) => `La fattura n. ${r.digits(6)} di ${r.int(10, 9999)},${r.digits(2)} € scade il ${pad(r.int(1, 28))}/${pad(r.int(1, 12))}/2025.`,
@@ -331,6 +339,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}.${pad(m)}.${y}`,
     loginWords: ['Logowanie z', 'Zablokowano:', 'Dostęp z'],
     negatives: [
+      (r) => `Budżet wynosi ${spaced(r)} zł, a liczba wyświetleń ${spaced(r)}.`,
       (r) => `NIP: ${r.digits(3)}-${r.digits(3)}-${r.digits(2)}-${r.digits(2)}`,
       (r) => `REGON ${r.digits(9)}, KRS ${r.digits(10)}`,
       (r) => `Faktura nr ${r.digits(4)}/${pad(r.int(1, 12))}/2025 na kwotę ${r.int(10, 9999)},${r.digits(2)} zł, termin ${pad(r.int(1, 28))}.${pad(r.int(1, 12))}.2025.`,
@@ -377,6 +386,7 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
     dateOf: (d, m, y) => `${pad(d)}-${pad(m)}-${y}`,
     loginWords: ['Inlog vanaf', 'Geblokkeerd:', 'Toegang vanaf'],
     negatives: [
+      (r) => `De begroting bedraagt € ${spaced(r)} bij ${spaced(r)} bezoekers.`,
       (r) => `KvK-nummer: ${r.digits(8)}`,
       (r) => `Btw-nummer NL${r.digits(9)}B${r.digits(2)}`,
       (r) => `Factuur ${r.digits(7)} van € ${r.int(10, 9999)},${r.digits(2)} vervalt op ${pad(r.int(1, 28))}-${pad(r.int(1, 12))}-2025.`,

@@ -66,6 +66,8 @@ const CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[})\]"`>=]|\()/u;
 const HOUSE_NUMBER_AFTER_RE = /[ \t]\d{1,4}[a-z]?(?![\d\p{L}]|[ \t]?\d)/uy;
 const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
+/** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"), which are never a name by themselves. */
+const SALUTATION_WORDS: ReadonlySet<string> = new Set([...GREETINGS, ...SIGN_OFFS].filter((w) => !w.includes(' ')));
 const PLACE_PREFIX_RE = new RegExp(String.raw`(?:^|[^\p{L}])${wordAlternation(PLACE_PREFIXES)}[ \t]$`, 'u');
 const WORD_RE = /[\p{L}'’-]+/gu;
 
@@ -143,6 +145,8 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     }
     while (next < context.length && (context[next]?.end ?? 0) <= start) next += 1;
     if (next < context.length && (context[next]?.start ?? Infinity) <= start) continue;
+    // "Buongiorno" and "Saluti" are surnames too, but open a line as a greeting or sign-off far more often.
+    if (STOP_WORDS.has(word) || SALUTATION_WORDS.has(word)) continue;
     const plain = GIVEN_NAME_SET.has(word);
     const lone = !plain && LONE_SURNAME_SET.has(word);
     if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;

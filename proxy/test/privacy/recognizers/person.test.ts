@@ -28,6 +28,8 @@ describe('privacy/recognizers/person', () => {
     expect(find('Cordialement,\nAmélie Durand')).to.deep.equal(['Amélie Durand']);
     expect(find('Kind regards,\nAoife Murphy\nAccounts')).to.deep.equal(['Aoife Murphy']);
     expect(find('Ciao Grace!')).to.deep.equal(['Grace']); // a word-like name counts in a greeting
+    // "Buongiorno" is also a surname, but a greeting here; the name after it is found.
+    expect(find('Poi andiamo in Via del Corso.\nBuongiorno Sperandio,\n')).to.deep.equal(['Sperandio']);
   });
 
   it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
