@@ -6,7 +6,7 @@
 //    one alone is a name, unless it is a rarer word of one of the languages ("Esta");
 //  - given names that are also common words in one of the seven languages ("Grace", "Rosa", "Pilar", "Will"):
 //    they count only before a known surname ("Grace Hopper") or after a title or greeting;
-//  - surnames, and surnames that are also common words ("Baker", "Young"), which never count alone.
+//  - surnames, and surnames that are also common words ("Young", "Koch"), which never count alone.
 // A word is common when its lower-case form is in Debian's English word list (wbritish), or in two of its lists of
 // the other six languages (wngerman, wfrench, wspanish, witalian, wpolish, wdutch: `apt-get install` them first):
 // the Polish and Dutch lists alone hold rare and inflected forms that happen to spell names ("daniel" is a deer,
@@ -159,7 +159,7 @@ export const PACKAGE_COMMON_WORD_GIVEN_NAMES = ${list(common)};
 /** Surnames that are no word of the seven languages: a name even alone. */
 export const PACKAGE_SURNAMES = ${list(surnames)};
 
-/** Surnames that are also words ("Baker", "Koch", "Blanco"): a surname only after a given name or a title. */
+/** Surnames that are also words ("Young", "Koch", "Blanco"): a surname only after a given name or a title. */
 export const PACKAGE_COMMON_WORD_SURNAMES = ${list(commonSurnames)};
 `;
 }

@@ -1670,7 +1670,7 @@ Zībers Álvarez Ávalos Åberg Åkesson Çamdalı Çapanoğlu Çatalbaş Çağ�
 Žďárský Žůrek Žůrková
 `;
 
-/** Surnames that are also words ("Baker", "Koch", "Blanco"): a surname only after a given name or a title. */
+/** Surnames that are also words ("Young", "Koch", "Blanco"): a surname only after a given name or a title. */
 export const PACKAGE_COMMON_WORD_SURNAMES = `
 Aas Abate Abbondanza Abel Abraham Abt Aceto Achilles Achim Ackermann Adam Adamek Adams Ade Adorno Agnello Akar
 Albano Albert Albrecht Aldea Alemán Alexander Alfieri Ali Alija Aloi Alonso Amabile Amado Amador Amato Ambrosio

@@ -69,7 +69,7 @@ export const COMMON_WORD_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
 /** Surnames that are no common word: a name even alone ("Kaczmarek was influenced by…"). */
 export const LONE_SURNAME_SET: ReadonlySet<string> = new Set(words(PACKAGE_SURNAMES));
 
-/** Every known surname, common words included ("Baker"): a name after a given name. */
+/** Every known surname, common words included ("Young"): a name after a given name. */
 export const SURNAME_SET: ReadonlySet<string> = new Set([...LONE_SURNAME_SET, ...words(PACKAGE_COMMON_WORD_SURNAMES)]);
 
 /** Honorifics in the seven languages (literal text); a capitalised name after one is a person's. */
