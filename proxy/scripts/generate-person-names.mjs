@@ -58,7 +58,12 @@ Signorina Dottore Dottoressa Pan Pani Panna Meneer Mevrouw Juffrouw Sir Dame Mis
 `.split(/\s+/).filter(Boolean));
 
 /** Names of products and assistants, common in agent prompts: names only before a known surname ("Claude Dupont"). */
-const PRODUCTS = new Set('Claude Alexa Siri Cortana Gemini Copilot Opus Sonnet Haiku Mistral Llama Lua Bard Jasper'.split(' '));
+const PRODUCTS = new Set(`Claude Alexa Siri Cortana Gemini Copilot Opus Sonnet Haiku Mistral Llama Lua Bard Jasper Cassandra
+Travis Luigi Watson Athena Jarvis Hugo Odin Mercedes Porsche Ferrari Bosch Siemens Philips Nestle Heineken Peugeot
+Renault Michelin Dell Lenovo Jenkins Kafka Heroku Vercel Netlify Stripe Twilio Sentry Datadog Grafana Kibana Nginx
+Apache Tomcat Jetty Flask Django Rails Laravel Symfony Spring Hibernate Maven Gradle Ansible Terraform Vagrant
+Consul Vault Nomad Packer Celery Sidekiq Airflow Dagster Prefect Looker Tableau Alteryx Hadoop Spark Hive Presto
+Trino Druid Pinot Flink Beam Storm Samza Kinesis Lambda Fargate Aurora Neptune Athena Cosmos Ada Julia`.split(/\s+/));
 
 function wordsOf(locale, part, key) {
   const def = allLocales[locale]?.[part]?.[key];
@@ -107,6 +112,7 @@ function places() {
 function generate() {
   const common = commonWords();
   const any = anyWords();
+  for (const p of PRODUCTS) any.add(p);
   const placeNames = places();
   const given = new Set();
   const surnames = new Set();

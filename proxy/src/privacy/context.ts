@@ -48,7 +48,7 @@ function isEndTag(text: string, i: number, limit: number): boolean {
 }
 
 /** Abbreviations whose full stop ends no clause: "VAT reg. GB 123…", "Rechnung Nr. 12", "Tel. +44…". */
-const ABBREVIATIONS = new Set(['reg', 'no', 'nr', 'tel', 'tél', 'ref', 'co', 'ltd', 'inc', 'dept', 'mob', 'kom', 'str']);
+const ABBREVIATIONS = new Set(['reg', 'no', 'nr', 'tel', 'tél', 'ref', 'mob', 'kom', 'str']);
 
 function abbreviationBefore(text: string, dot: number): boolean {
   let i = dot;

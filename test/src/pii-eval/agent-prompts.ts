@@ -81,7 +81,7 @@ resource "aws_security_group_rule" "https" {
     for (let i = r.int(3, 8); i > 0; i--) {
       b.add(`${iso(r)} ${r.pick(['GET', 'POST', 'PUT'])} /api/v${r.int(1, 3)}/orders/${uuid(r)} ${r.pick([200, 201, 304, 404, 502])} ${r.int(1, 900)}ms client=`);
       b.value('IP_ADDRESS', r.chance(0.5) ? v.ipv4Address(r) : privateIp(r));
-      b.add(` upstream=${privateIp(r)}:${r.int(1024, 65535)} ua="${r.pick(UAS)(r)}" trace=${hex(r, 32)}\n`);
+      b.add(` upstream=${privateIp(r)}:${r.pick([80, 443, 3000, 5432, 6379, 8080, 8443, 9000, 9092, 27017])} ua="${r.pick(UAS)(r)}" trace=${hex(r, 32)}\n`);
     }
   },
   // Stack traces.

@@ -11,7 +11,7 @@ const CONTEXT_RE = wordsRe(
     'd\\.?o\\.?b', 'date of birth', 'birth ?date', 'birthday', 'born(?: on| in)?', 'geburtsdatum', 'geboren(?: am)?',
     'fecha de nacimiento', 'data di nascita', 'date de naissance', 'data urodzenia',
     // The other six languages' "born (on)" and their abbreviations ("geb. 12-03-1985", "Geb.-Datum").
-    'n[ée]e? le', 'nacid[oa](?: el)?', 'nat[oa] il', 'urodzon[ya]', 'ur(?=\\.)', 'geboortedatum', 'geboren op',
+    'née? le', 'nacid[oa](?: el)?', 'nat[oa] il', 'urodzon[ya]', 'ur(?=\\.)', 'geboortedatum', 'geboren op',
     'geb(?=\\.)',
   ],
   'gi',

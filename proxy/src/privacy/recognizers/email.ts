@@ -38,6 +38,16 @@ function validDomainLength(domain: string): number {
   return best;
 }
 
+/** Whether the local part starting at `start` follows a URL's "scheme://" or "scheme://user:". */
+function isUrlUserInfo(text: string, start: number): boolean {
+  if (start >= 3 && text.startsWith('://', start - 3)) return true;
+  if (text.charCodeAt(start - 1) !== 58 /* : */) return false;
+  const scheme = text.lastIndexOf('://', start - 1);
+  if (scheme === -1 || start - scheme > MAX_LOCAL + 3) return false;
+  // The user name between "://" and ':' has no space, '/' or '@' in it.
+  return !/[\s\/@]/.test(text.slice(scheme + 3, start - 1));
+}
+
 function find(text: string, out: Candidate[]): void {
   let at = text.indexOf('@');
   while (at !== -1) {
@@ -46,8 +56,8 @@ function find(text: string, out: Candidate[]): void {
     // Leading punctuation is far more often a quote or bracket around the address than part of it.
     while (start < at && !isAlnumOrUnderscore(text.charCodeAt(start))) start++;
     let next = at + 1;
-    // "postgres://app@db.internal:5432": a URL's user name and host, not an address.
-    const userInfo = start >= 3 && text.startsWith('://', start - 3);
+    // "postgres://app@db.internal:5432", "https://user:secret@host": a URL's user (and password) and host.
+    const userInfo = isUrlUserInfo(text, start);
     if (!userInfo && start < at && at - start <= MAX_LOCAL && text.charCodeAt(at - 1) !== 46 /* . */) {
       const local = text.slice(start, at);
       DOMAIN_RE.lastIndex = at + 1;

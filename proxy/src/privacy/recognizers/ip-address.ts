@@ -22,8 +22,9 @@ const VERSION_CONTEXT_RE = /(?:\bv|\bver\.?|version|\brelease|\bbuild|\bfirmware
 const CIDR_SUFFIX_RE = /^\/(?!32(?!\d)|128(?!\d))\d{1,3}(?!\d)/;
 const IGNORED_RANGES = new Set(['unspecified', 'loopback', 'broadcast']);
 /** Ranges of a private network: an address there with a port or in a URL is a service's, not a person's. */
-const INTERNAL_RANGES = new Set(['private', 'carrierGradeNat', 'linkLocal', 'uniqueLocal']);
-const PORT_AFTER_RE = /^:\d/;
+const INTERNAL_RANGES = new Set(['private', 'carrierGradeNat', 'linkLocal']);
+/** A service's port: below the ephemeral range (32768 and up), where clients' source ports are. */
+const SERVICE_PORT_AFTER_RE = /^:(?:\d{1,4}|[12]\d{4}|3[01]\d{3}|32[0-6]\d{2}|327[0-5]\d|3276[0-7])(?!\d)/;
 const URL_BEFORE_RE = /(?::\/\/|@)$/;
 const MAX_IPV6_LENGTH = 45;
 
@@ -31,9 +32,12 @@ function isRange(text: string, end: number): boolean {
   return text.charCodeAt(end) === 47 /* / */ && CIDR_SUFFIX_RE.test(text.slice(end, end + 5));
 }
 
-/** "10.0.3.7:5432", "redis://10.0.3.7", "app@10.0.3.7": where a service listens. */
+/**
+ * "10.0.3.7:5432", "redis://10.0.3.7", "app@10.0.3.7": where a service listens. "192.168.1.23:51544" is a client
+ * and its source port, and is reported.
+ */
 function isEndpoint(text: string, start: number, end: number): boolean {
-  return PORT_AFTER_RE.test(text.slice(end, end + 2)) || URL_BEFORE_RE.test(text.slice(Math.max(0, start - 3), start));
+  return SERVICE_PORT_AFTER_RE.test(text.slice(end, end + 7)) || URL_BEFORE_RE.test(text.slice(Math.max(0, start - 3), start));
 }
 
 function isReportableIPv4(text: string, start: number, value: string): boolean {

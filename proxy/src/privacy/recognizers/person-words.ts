@@ -26,7 +26,7 @@ Emeka Emil Emily Emma Emmanuel Emre Enrique Enzo Erik Esra Esther Étienne Eugen
 Fatma Federica Federico Felix Femi Fenna Fernando Fiona Fionnuala Florian Folake Francesca Francesco Francisco
 François Françoise Frederik Freya Friedrich Funmilayo Gabriel Gabriela Gabriele Gareth Georg George Gerhard Giorgia
 Giorgio Giovanni Girish Giulia Giulio Giuseppe Grzegorz Guillaume Gunther Gustavo Günter Gwen Hamza Hannah Hans
-Harriet Harry Harvinder Hassan Heike Heinrich Helena Helga Hélène Hendrik Henrik Hiroshi Hugo Hussein Iain Ian
+Harriet Harry Harvinder Hassan Heike Heinrich Helena Helga Hélène Hendrik Henrik Hiroshi Hussein Iain Ian
 Ibrahim Ifeoma Ignacio Igor Ilse Imogen Inés Ines Ingrid Ioana  Irene Isabel Isabella Isabelle Isla Ismail Ivan
 Jakub Jamal James Jan Jana Janet Janina Janusz Javier Jennifer Jens Jeroen Jessica Joanna Joaquín Johan Johann Johanna
 John Jonas Jonathan Jorge José Josef Joseph Joshua Juan Judith Julien Juliette Jürgen Justyna Kai Kamil Karen Karin
@@ -34,7 +34,7 @@ Karol Karolina Kasia Katarzyna Katharina Kathleen Kavita Kayode Kazimierz Kemal 
 Klaus Krishna Krzysztof Kwame Kwabena Lars Laura Lauren Laurent Lea Leila Lena Leon Leonie Lewis Liam Lieke Lina
 Lisa Lorenzo Louis Louise Luca Lucas Lucía Lucy Ludovic Ludwig Luis Luisa Lukas Łukasz Maciej Magdalena Maia Maja
 Małgorzata Manon Manuel Manuela Marcel Marco Marek Margaret Margarethe María Maria Marie Mariusz Marta Martina Mateo
-Mateusz Matteo Matthias Maximilian Mehmet Mei Melanie Mercedes Michael Michał Michel Michelle Miguel Mikołaj
+Mateusz Matteo Matthias Maximilian Mehmet Mei Melanie Michael Michał Michel Michelle Miguel Mikołaj
 Milena Mohamed Mohammed Monika Muhammad Mustafa Nadia Naomi Natalia Nathalie Nathan Neha Niamh Nicola Nicolas
 Nikolai Nils Nina Noah Noémie Nuala Nuno Obinna Océane Oisín Olga Oliver Olivia Oluwaseun Omar Orla Oskar Owen
 Pablo Padraig Paolo  Patricia Patrick Paul Paula Paulina Pedro Peter Philipp Philippe Pierre Pieter Piotr
@@ -57,9 +57,7 @@ const HAND_GIVEN_NAMES = new Set(words(GIVEN_NAMES));
 export const GIVEN_NAME_SET: ReadonlySet<string> = new Set([...HAND_GIVEN_NAMES, ...words(PACKAGE_GIVEN_NAMES)]);
 
 /** Given names that are also a rarer word of one language ("Esta"): a name with a surname, never alone. */
-export const WORD_LIKE_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
-  words(PACKAGE_WORD_LIKE_GIVEN_NAMES).filter((w) => !HAND_GIVEN_NAMES.has(w)),
-);
+export const WORD_LIKE_GIVEN_NAME_SET: ReadonlySet<string> = new Set(words(PACKAGE_WORD_LIKE_GIVEN_NAMES));
 
 /** Given names that are also common words ("Grace", "Rosa", "Will"): a name only before a known surname. */
 export const COMMON_WORD_GIVEN_NAME_SET: ReadonlySet<string> = new Set(
@@ -125,6 +123,12 @@ World There Folks Guys Support Admin Sales Service Services Sir Madam Madame Cus
 Hiring Manager Again Both Grüße Grüsse Gruß Regards Wishes Saludos Saluti Groeten Greetings Software Engineer
 Developer Director Analyst Consultant Designer Architect Product Data Staff Principal Lead Vice President Associate
 Account Executive Officer Specialist Scientist Member Partner
+Session Build Builds Scheduler Assistant Query Queries Server Servers Service Client Clients Worker Workers Engine
+Cluster Node Nodes Pipeline Runner Job Jobs Task Tasks Api App Apps Studio Cloud Platform Console Dashboard Agent
+Bot Model Models Store Stores Data Database Cache Queue Topic Stream Streams Gateway Proxy Router Controller Handler
+Module Package Plugin Extension Library Framework Driver Adapter Connector Sdk Cli Core Kit Hub Lab Labs Suite
+Edition Version Release Update Upgrade Deploy Deployment Test Tests Error Errors Exception Warning Info Debug Log Logs
+Started Stopped Failed Passed Running Completed Finished Created Updated Deleted Received Sent Loaded Saved
 `.split(/\s+/).filter((w) => w !== ''));
 
 /** Words before a name that make it part of a place's name: "St Thomas' Hospital", "San Francisco", "Sankt Georg". */

@@ -1,3 +1,4 @@
+import { LETTER_CLASS, LOWER_CLASS, SMALL_CLASS, UPPER_CLASS } from '../latin-letters.js';
 import { RANK_CONTEXT, RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
 import { bothInitialCases, wordAlternation } from '../word-alternation.js';
@@ -27,11 +28,11 @@ import {
 // Given names that are also common words and not before a known surname count only after a title or a greeting.
 // Every quantifier is bounded; the given-name scan visits each capitalised word once.
 
-// Latin-script letter ranges rather than \p{Lu}/\p{Ll}: the seven languages are written in it, and without the
-// u flag V8 scans these regexes several times faster (CAPITALISED_RE alone: 66 → 720 MB/s).
-const UPPER = '[A-ZÀ-ÖØ-ÞĀ-Ž]';
-const LOWER = "[a-zß-öø-ÿā-ž'’]";
-const LETTER = '[A-Za-zÀ-ÖØ-öø-ÿĀ-ž]';
+// Latin-script letter classes (latin-letters.ts) rather than \p{Lu}/\p{Ll}: without the u flag V8 scans these
+// regexes several times faster (CAPITALISED_RE alone: 66 → 720 MB/s).
+const UPPER = UPPER_CLASS;
+const LOWER = LOWER_CLASS;
+const LETTER = LETTER_CLASS;
 const NAME_WORD = `(?:O['’]|Mc|D['’])?${UPPER}${LOWER}{1,24}(?:-${UPPER}${LOWER}{1,24})?`;
 const PARTICLE = `(?:${PARTICLES.join('|')})`;
 /** A particle that starts a surname written alone, as after a title: "Van der Berg", "De Vries", "Di Stefano". */
@@ -52,7 +53,7 @@ const SIGN_OFF_RE = new RegExp(
   String.raw`^[ \t>]*${wordAlternation(bothInitialCases(SIGN_OFFS))}[ \t]*[,!.]?[ \t]*\r?\n[ \t>]*(${NAME_SEQ})(?=[ \t]*(?:\r?\n|,|$))`,
   'gm',
 );
-const CAPITALISED_RE = new RegExp(`${UPPER}[a-zß-öø-ÿā-ž]{1,20}(?!${LETTER}|[\\d_'’])`, 'g');
+const CAPITALISED_RE = new RegExp(`${UPPER}${SMALL_CLASS}{1,20}(?!${LETTER}|[\\d_'’])`, 'g');
 /** A letter, digit or underscore: a title or greeting right after one is inside another word. */
 const WORD_CHAR_RE = new RegExp(`${LETTER}|[\\d_]`);
 /** What may not stand right before a given name: a letter (the word goes on), or a sign of an identifier or path. */
@@ -145,8 +146,9 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     }
     while (next < context.length && (context[next]?.end ?? 0) <= start) next += 1;
     if (next < context.length && (context[next]?.start ?? Infinity) <= start) continue;
-    // "Buongiorno" and "Saluti" are surnames too, but open a line as a greeting or sign-off far more often.
-    if (STOP_WORDS.has(word) || SALUTATION_WORDS.has(word)) continue;
+    if (STOP_WORDS.has(word)) continue;
+    // "Buongiorno" and "Cara" are names too, but a greeting or sign-off when they open a line.
+    if (SALUTATION_WORDS.has(word) && opensLine(text, start)) continue;
     const plain = GIVEN_NAME_SET.has(word);
     const lone = !plain && LONE_SURNAME_SET.has(word);
     if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;
@@ -174,6 +176,16 @@ function followedByPlace(text: string, at: number): boolean {
   const next = NEXT_WORD_RE.exec(text)?.[1];
   if (next === undefined) return false;
   return PLACE_WORDS.has(next) || PLACE_WORDS.has(`${next.charAt(0).toUpperCase()}${next.slice(1)}`);
+}
+
+/** Whether only spaces, tabs or a quoted mail's '>' stand between the line's start and `start`. */
+function opensLine(text: string, start: number): boolean {
+  for (let i = start - 1; i >= 0 && start - i <= 16; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 /* \n */) return true;
+    if (c !== 32 && c !== 9 && c !== 62 /* > */ && c !== 13) return false;
+  }
+  return start <= 16 && /^[ \t>]*$/.test(text.slice(0, start));
 }
 
 function afterPlaceWord(text: string, start: number): boolean {

@@ -21,9 +21,17 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
   'HU', 'GR', 'AU', 'CA',
 ];
 
-// The countries of the seven languages whose national numbers start with a trunk '0'.
-const NEIGHBOUR_REGIONS: readonly CountryCode[] = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'IE'];
-const NATIONAL_TRUNK_RE = /^0\d+[ .\-\/]/;
+/**
+ * Mobile numbers with a trunk '0', written the way Germany, France and the Netherlands print them ("0157
+ * 41816747", "06 12 34 56 78", "06-12345678"): with the country's mobile type they are phones without a phone
+ * word. Only mobiles, and only these shapes: the German and Austrian plans accept most digit strings after a 0,
+ * so byte dumps ("01 02 03 04 05"), MAC addresses and zero-padded ids would pass a looser rule.
+ */
+const NATIONAL_MOBILES: ReadonlyArray<readonly [CountryCode, RegExp]> = [
+  ['DE', /^01[5-7]\d(?:[ \/-]\d{7,8}| \d{3} \d{2} \d{2,3})$/],
+  ['FR', /^0[67](?:( |\.|-)\d{2}(?:\1\d{2}){3})$/],
+  ['NL', /^06(?:[ -]\d{8}|([ -])\d{4}\1\d{4})$/],
+];
 
 /** What the text around a candidate says; each answer computed at most once per candidate. */
 export interface PhoneContext {
@@ -59,14 +67,18 @@ export class PhoneValidator {
       if (p?.isValid() === true) return true;
       const ukShaped = digits.length >= 10 && (UK_GROUPING_RE.test(main) || UK_MOBILE_RE.test(main));
       if (ukShaped && p?.isPossible() === true) return true;
-      // A trunk '0' number grouped the national way ("0157 41816747", "06-12345678") and valid in one of the
-      // seven countries' plans is a phone there, with or without a word before it.
-      // A lone '0' first ("0.6.156.2905") is a version.
-      if (NATIONAL_TRUNK_RE.test(main) && this.validInSomeRegion(digits, NEIGHBOUR_REGIONS)) return true;
+      if (this.nationalMobile(main, digits)) return true;
       return context() && this.validInSomeRegion(digits);
     }
     if (nanpShaped && this.parse(digits, 'US')?.isValid() === true) return true;
     return context() && this.validInSomeRegion(digits);
+  }
+
+  private nationalMobile(main: string, digits: string): boolean {
+    for (const [region, shape] of NATIONAL_MOBILES) {
+      if (shape.test(main)) return this.parse(digits, region)?.getType() === 'MOBILE';
+    }
+    return false;
   }
 
   private parse(number: string, region?: CountryCode): PhoneNumber | null {
@@ -80,8 +92,8 @@ export class PhoneValidator {
     return p;
   }
 
-  private validInSomeRegion(digits: string, regions: readonly CountryCode[] = FALLBACK_REGIONS): boolean {
-    for (const region of regions) if (this.parse(digits, region)?.isValid() === true) return true;
+  private validInSomeRegion(digits: string): boolean {
+    for (const region of FALLBACK_REGIONS) if (this.parse(digits, region)?.isValid() === true) return true;
     return false;
   }
 }

@@ -49,7 +49,8 @@ export const PHONE_WORDS_RE = wordsRe([
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
 // An id label right before the number ("Order #", "PO number", "ISBN") outweighs any phone context.
 const ID_CONTEXT_RE = idLabelRe([
-  ...ID_LABEL_WORDS, 'utr', 'ssn', 'nhs', 'nino', 'iban', 'card', 'version', 'passport', 'licen[cs]e', 'pesel', 'vat',
+  ...ID_LABEL_WORDS, 'utr', 'ssn', 'nhs', 'nino', 'iban', 'card', 'version', 'build', 'commit', 'passport',
+  'licen[cs]e', 'pesel', 'vat',
   // Company and tax numbers, which national formats make look like phones (PL NIP 123-456-78-90, FR SIREN).
   'company', 'registered in england(?: and wales)?', 'companies house', 'steuernummer', 'st\\.?-?nr', 'hrb', 'hra',
   'handelsregister', 'siren', 'siret', 'rcs', 'tva', 'cif', 'nif', 'partita iva', 'p\\.? ?iva', 'rea', 'nip', 'regon',

@@ -27,6 +27,8 @@ describe('privacy/recognizers/date-of-birth', () => {
       expect(find(text ?? ''), text).to.deep.equal([value]);
     }
     expect(find('Lieferung am 04.10.2025, la commande du 24/12/2025')).to.deep.equal([]);
+    // "ne le" (French "not … it") is no birth word; "née le" is.
+    expect(find('je ne le crois pas: 03/04/1990')).to.deep.equal([]);
   });
 
   it('ignores dates without birth context and impossible dates', () => {

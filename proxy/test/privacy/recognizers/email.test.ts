@@ -34,6 +34,8 @@ describe('privacy/recognizers/email', () => {
   it("reads a URL's user name and host as no address", () => {
     expect(find('DATABASE_URL=postgres://app@db.internal.example.com:5432/app')).to.deep.equal([]);
     expect(find('git clone https://deploy@git.example.com/repo.git')).to.deep.equal([]);
+    expect(find('postgres://app:secret@db.internal.example.com:5432/app')).to.deep.equal([]);
+    expect(find('https://user:pass@example.com/x')).to.deep.equal([]);
     expect(find('mailto:jane@example.com')).to.deep.equal(['jane@example.com']);
   });
 });

@@ -37,6 +37,8 @@ describe('privacy/recognizers/ip-address', () => {
   it("reads a private address with a port or in a URL as a service's, a public one as a host's", () => {
     expect(find('ECONNREFUSED 10.0.3.7:5432; REDIS_URL=redis://172.16.4.2/0; ssh app@192.168.1.20')).to.deep.equal([]);
     expect(find('client=192.168.1.20 upstream=10.0.3.7:8080')).to.deep.equal(['192.168.1.20']);
+    // A source port in the ephemeral range is a client's.
+    expect(find('Login from 192.168.1.23:51544 failed for bob')).to.deep.equal(['192.168.1.23']);
     expect(find('connect to 81.2.69.160:8080 or https://81.2.69.161/')).to.deep.equal(['81.2.69.160', '81.2.69.161']);
   });
 

@@ -30,6 +30,11 @@ describe('privacy/recognizers/person', () => {
     expect(find('Ciao Grace!')).to.deep.equal(['Grace']); // a word-like name counts in a greeting
     // "Buongiorno" is also a surname, but a greeting here; the name after it is found.
     expect(find('Poi andiamo in Via del Corso.\nBuongiorno Sperandio,\n')).to.deep.equal(['Sperandio']);
+    // In the middle of a sentence they are names again.
+    expect(find('I met Cara Kowalczyk and Gentile Rossi today')).to.deep.equal(['Cara Kowalczyk', 'Gentile Rossi']);
+    // A lower-case Polish letter starts no surname.
+    expect(find('Anna Nowak, Anna żółty')).to.not.include('Anna żółty');
+    expect(find('Anna Nowak, Anna żółty')).to.include('Anna Nowak');
   });
 
   it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
@@ -60,6 +65,8 @@ describe('privacy/recognizers/person', () => {
       'Nos vemos en el Aeropuerto Adolfo Suárez y luego en la Gare Saint-Lazare.',
       'Rua João Pessoa 1636 and 03751 Gerrit Achterberghove 137',
       'We spoke in Czech about the German market.',
+      'INFO Cassandra Session started; Travis Build passed; Luigi Scheduler started; Watson Assistant API',
+      'Ask Siri to set a timer, use Alexa skills. Mercedes rejected it.',
     ]) {
       expect(find(text), text).to.deep.equal([]);
     }
