@@ -1,6 +1,5 @@
 import type { PiiType } from '@gateway/proxy/privacy';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
-import { composeIBAN, friendlyFormatIBAN, isValidBBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Prng } from '../support/prng.js';
 import * as extra from './extra-value-generators.js';
@@ -55,22 +54,9 @@ function phone(r: Prng, kit: LanguageKit): string {
   }
 }
 
-const IBAN_BBAN: Readonly<Record<string, string>> = {
-  GB: 'aaaannnnnnnnnnnnnn', DE: 'nnnnnnnnnnnnnnnnnn', FR: 'nnnnnnnnnncccccccccccnn', ES: 'nnnnnnnnnnnnnnnnnnnn',
-  IT: 'annnnnnnnnncccccccccccc', NL: 'aaaannnnnnnnnn', PL: 'nnnnnnnnnnnnnnnnnnnnnnnn',
-};
-
 function iban(r: Prng, country: string): string {
-  const pattern = IBAN_BBAN[country] ?? '';
-  for (;;) {
-    let bban = '';
-    for (const p of pattern) {
-      bban += p === 'n' ? r.digits(1) : p === 'a' ? r.letters(1) : r.letters(1, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
-    }
-    const compact = isValidBBAN(bban, country) ? composeIBAN({ countryCode: country, bban }) : null;
-    if (compact === null) continue;
-    return r.chance(0.4) ? compact : withHardSpaces(r, friendlyFormatIBAN(compact) ?? compact);
-  }
+  const compact = v.compactIban(r, country);
+  return r.chance(0.4) ? compact : withHardSpaces(r, v.printedIban(compact));
 }
 
 type Part = string | [PiiType, string];

@@ -125,9 +125,10 @@ const IBAN_BBAN: Readonly<Record<string, string>> = {
   PL: 'nnnnnnnnnnnnnnnnnnnnnnnn', PT: 'nnnnnnnnnnnnnnnnnnnnn',
 };
 
-export function iban(r: Prng): string {
-  const country = r.pick(['GB', 'GB', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'IE', 'BE', 'PL', 'PT']);
-  const pattern = IBAN_BBAN[country] ?? '';
+/** A valid IBAN of `country`, compact ("GB82WEST12345698765432"). */
+export function compactIban(r: Prng, country: string): string {
+  const pattern = IBAN_BBAN[country];
+  if (pattern === undefined) throw new Error(`no BBAN pattern for ${country}`);
   for (;;) {
     let bban = '';
     for (const p of pattern) {
@@ -135,9 +136,18 @@ export function iban(r: Prng): string {
     }
     if (!isValidBBAN(bban, country)) continue;
     const compact = composeIBAN({ countryCode: country, bban });
-    if (compact === null) continue;
-    return r.chance(0.5) ? compact : (friendlyFormatIBAN(compact) ?? compact);
+    if (compact !== null) return compact;
   }
+}
+
+/** An IBAN as it is printed: in groups of four ("GB82 WEST 1234 …"). */
+export function printedIban(compact: string): string {
+  return friendlyFormatIBAN(compact) ?? compact;
+}
+
+export function iban(r: Prng): string {
+  const compact = compactIban(r, r.pick(['GB', 'GB', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'IE', 'BE', 'PL', 'PT']));
+  return r.chance(0.5) ? compact : printedIban(compact);
 }
 
 function withLuhn(body: string): string {
