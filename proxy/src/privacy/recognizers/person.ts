@@ -17,16 +17,17 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from './person-words.js';
 
-// People's names, found four ways, most certain first:
+// People's names, found five ways, most certain first:
 //  - after a title in any of the seven languages ("Dr O'Brien", "Frau Schröder", "Sig.ra Bianchi", "Pani Nowak");
-//  - after a greeting, up to a comma or the line's end ("Hi Siobhan,", "Liebe Grüße" is a sign-off, below);
-//  - on the line after a sign-off ("Kind regards,\nAoife Murphy");
+//  - after a greeting that opens a line, up to a comma or the line's end ("Hi Siobhan,");
+//  - on the line after a sign-off ("Kind regards,\nAoife Murphy", "Liebe Grüße\nJürgen");
 //  - a known given name followed by a capitalised surname ("Siobhan O'Brien", "Jakub van der Berg"); a given name
-//    that is also a common word ("Grace", "Rosa") only when the surname is a known one ("Grace Hopper").
-// The span is the name only: a title stays readable ("Dr [REDACTED_PERSON]"). A name right before a place word
-// ("Victoria Station", "Elizabeth Line") or after a place prefix ("St Thomas") is a place's, not a person's.
-// Given names that are also common words and not before a known surname count only after a title or a greeting.
-// Every quantifier is bounded; the given-name scan visits each capitalised word once.
+//    that is also a common word ("Grace", "Rosa") only when the surname is a known one ("Grace Kowalczyk");
+//  - a known given name or surname alone, when it is no word of the seven languages ("Why is Katrine so quiet?").
+// The span is the name only: a title stays readable ("Dr [REDACTED_PERSON]"). A name next to a place word
+// ("Victoria Station", "Aeropuerto Adolfo Suárez"), after a place prefix ("St Thomas"), next to a house number
+// (a street's), or one word inside code punctuation is none. Every quantifier is bounded; the known-name scan
+// visits each capitalised word once.
 
 // Latin-script letter classes (latin-letters.ts) rather than \p{Lu}/\p{Ll}: without the u flag V8 scans these
 // regexes several times faster (CAPITALISED_RE alone: 66 → 720 MB/s).
@@ -67,7 +68,7 @@ const CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[})\]"`>=]|\()/u;
 const HOUSE_NUMBER_AFTER_RE = /[ \t]\d{1,4}[a-z]?(?![\d\p{L}]|[ \t]?\d)/uy;
 const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
-/** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"), which are never a name by themselves. */
+/** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"): no name when they open a line. */
 const SALUTATION_WORDS: ReadonlySet<string> = new Set([...GREETINGS, ...SIGN_OFFS].filter((w) => !w.includes(' ')));
 const PLACE_PREFIX_RE = new RegExp(String.raw`(?:^|[^\p{L}])${wordAlternation(PLACE_PREFIXES)}[ \t]$`, 'u');
 const WORD_RE = /[\p{L}'’-]+/gu;
