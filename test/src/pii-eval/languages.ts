@@ -397,7 +397,10 @@ export const KITS: Readonly<Record<Language, LanguageKit>> = {
   },
 };
 
-for (const kit of Object.values(KITS)) (kit.negatives as Array<(r: Prng) => string>).push(...SHARED_NEGATIVES);
+/** A language's look-alikes and those every language shares (builds, tracking numbers, hashes, tickets). */
+export function negativesOf(lang: Language): ReadonlyArray<(r: Prng) => string> {
+  return [...KITS[lang].negatives, ...SHARED_NEGATIVES];
+}
 
 /** Given names and surnames of a language, from @faker-js/faker's locale data. */
 export function packageNames(lang: Language): { given: string[]; surnames: string[] } {

@@ -3,7 +3,7 @@ import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gatewa
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Prng } from '../support/prng.js';
 import * as extra from './extra-value-generators.js';
-import { HELD_OUT_NAMES, KITS, packageNames } from './languages.js';
+import { HELD_OUT_NAMES, KITS, negativesOf, packageNames } from './languages.js';
 import type { Language, LanguageKit } from './languages.js';
 import { LabelledTextBuilder } from './labelled-text.js';
 import type { LabelledText } from './labelled-text.js';
@@ -140,6 +140,7 @@ export function generateMultilingualSet(
   for (const lang of langs) {
     const r = new Prng(seed ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
     const names = nameSource === 'package' ? packageNames(lang) : heldOutNames(lang);
+    const negatives = negativesOf(lang);
     if (names.given.length === 0 || names.surnames.length === 0) throw new Error(`no ${nameSource} names for ${lang}`);
     for (let i = 0; i < perLanguage; i++) {
       const b = new LabelledTextBuilder();
@@ -152,7 +153,7 @@ export function generateMultilingualSet(
             else b.value(part[0], part[1]);
           }
         } else {
-          b.add(r.pick(KITS[lang].negatives)(r));
+          b.add(r.pick(negatives)(r));
         }
       }
       samples.push({ ...b.build(), lang });
