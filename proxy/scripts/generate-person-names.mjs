@@ -67,7 +67,7 @@ Trino Druid Pinot Flink Beam Storm Samza Kinesis Lambda Fargate Aurora Neptune A
 
 function wordsOf(locale, part, key) {
   const def = allLocales[locale]?.[part]?.[key];
-  if (def === undefined) return [];
+  if (def === undefined || def === null) return [];
   return Array.isArray(def) ? def : Object.values(def).flat();
 }
 
