@@ -8,8 +8,8 @@ import type { Candidate, Recognizer } from '../recognizer.js';
 // scanning outwards from each ':' over hex digits, ':' and '.', then validating with node:net. What counts is
 // an address that can point at a person's machine: a host address, such as a client IP in a log line, public or
 // private (an office network's address is an employee's). Not reported: addresses that identify no one
-// (unspecified, loopback, broadcast, netmasks), a private address written as a service's endpoint (with a port,
-// in a URL: "10.0.3.7:5432", "redis://10.0.3.7"), network ranges in
+// (unspecified, loopback, broadcast, netmasks), a private IPv4 address written as a service's endpoint (with a
+// port below the ephemeral range, or in a URL: "10.0.3.7:5432", "redis://10.0.3.7"), network ranges in
 // CIDR notation ("10.0.0.0/16" in infrastructure code names a network, not a host; a /32 is one host and is
 // reported), `x.0.0.0`, and dotted
 // quads written as a version number ("version 1.2.3.4", `Version=4.0.0.0`, `AssemblyVersion("1.2.3.4")`).

@@ -4,7 +4,8 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 // The libphonenumber half of phone detection. Which check applies depends on how the number is written:
 //  - '+' prefix: possible for its country code;  '00' prefix: valid, or possible when grouped or in context;
 //  - trunk '0': valid in GB (the default region), or possible in GB when printed the UK way (Ofcom's drama
-//    ranges such as 07700 900123 are only "possible"), or valid in a neighbouring region with context;
+//    ranges such as 07700 900123 are only "possible"), or a German, French or Dutch mobile printed the national
+//    way, or valid in a neighbouring region with context;
 //  - otherwise: a North American shape valid in US, or valid in some region with phone context.
 // A parse costs 30-80 µs (libphonenumber compiles its metadata regexes on every call), so parses are
 // memoised per detect call, and context, which costs a slice and a regex, is only asked for when needed.
