@@ -111,7 +111,7 @@ Airways Memorial Library Museum Gallery Theatre Theater Stadium Arena Market Mal
 Award Lecture Bay Island River Lake Mountain Valley Forest Hill Hills Estate Quay Wharf Port Harbour Strasse Straße
 Platz Allee Bahnhof Krankenhaus Flughafen Rue Gare Aéroport Hôpital Calle Plaza Estación Aeropuerto Via Piazza
 Stazione Aeroporto Ospedale Ulica Dworzec Lotnisko Szpital Straat Plein Ziekenhuis Luchthaven Syndrome Disease Effect
-Law Theorem Prize Medal Cup Trophy
+Law Theorem Medal Cup Trophy
 `.split(/\s+/).filter((w) => w !== ''));
 
 /** Capitalised words that are never part of a person's name: a name stops before them, a greeting to them is none. */
@@ -123,9 +123,9 @@ World There Folks Guys Support Admin Sales Service Services Sir Madam Madame Cus
 Hiring Manager Again Both Grüße Grüsse Gruß Regards Wishes Saludos Saluti Groeten Greetings Software Engineer
 Developer Director Analyst Consultant Designer Architect Product Data Staff Principal Lead Vice President Associate
 Account Executive Officer Specialist Scientist Member Partner
-Session Build Builds Scheduler Assistant Query Queries Server Servers Service Client Clients Worker Workers Engine
+Session Build Builds Scheduler Assistant Query Queries Server Servers Client Clients Worker Workers Engine
 Cluster Node Nodes Pipeline Runner Job Jobs Task Tasks Api App Apps Studio Cloud Platform Console Dashboard Agent
-Bot Model Models Store Stores Data Database Cache Queue Topic Stream Streams Gateway Proxy Router Controller Handler
+Bot Model Models Store Stores Database Cache Queue Topic Stream Streams Gateway Proxy Router Controller Handler
 Module Package Plugin Extension Library Framework Driver Adapter Connector Sdk Cli Core Kit Hub Lab Labs Suite
 Edition Version Release Update Upgrade Deploy Deployment Test Tests Error Errors Exception Warning Info Debug Log Logs
 Started Stopped Failed Passed Running Completed Finished Created Updated Deleted Received Sent Loaded Saved

@@ -70,7 +70,6 @@ const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"): no name when they open a line. */
 const SALUTATION_WORDS: ReadonlySet<string> = new Set([...GREETINGS, ...SIGN_OFFS].filter((w) => !w.includes(' ')));
-const PLACE_PREFIX_RE = new RegExp(String.raw`(?:^|[^\p{L}])${wordAlternation(PLACE_PREFIXES)}[ \t]$`, 'u');
 const WORD_RE = /[\p{L}'’-]+/gu;
 
 /** The words of a matched name, particles included. */
@@ -134,14 +133,10 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
   for (let m = CAPITALISED_RE.exec(text); m !== null; m = CAPITALISED_RE.exec(text)) {
     const start = m.index;
     const word = m[0];
-    // Checked here rather than as a lookbehind, which made the regex test every position of the text. The words
-    // after such a word belong to the same identifier or path ("/home/sarah/Sarah Jones.txt").
-    if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) {
-      CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
-      continue;
-    }
-    // "San Pablo", "Santa Maria", "St Thomas": a place's name.
-    if (PLACE_PREFIX_SET.has(word)) {
+    // A word joined to what is before it (checked here rather than as a lookbehind, which made the regex test
+    // every position of the text) and the words after it belong to one identifier or path ("/home/sarah/Sarah
+    // Jones.txt"); a place prefix and the words after it to a place's name ("San Pablo", "St Thomas").
+    if ((start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) || PLACE_PREFIX_SET.has(word)) {
       CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
       continue;
     }
@@ -153,9 +148,11 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     const plain = GIVEN_NAME_SET.has(word);
     const lone = !plain && LONE_SURNAME_SET.has(word);
     if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;
-    if (PLACE_PREFIX_RE.test(text.slice(Math.max(0, start - 8), start))) continue;
+    const before = previousWord(text, start);
+    // "St Thomas", "Santa Maria": the name after a place prefix is a place's.
+    if (before !== undefined && PLACE_PREFIX_SET.has(before)) continue;
     // "Aeropuerto Adolfo Suárez", "Gare Saint-Lazare", "rue Victor Hugo": a place named after a person.
-    if (afterPlaceWord(text, start)) {
+    if (before !== undefined && isPlaceWord(before)) {
       CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
       continue;
     }
@@ -175,8 +172,12 @@ function followedByPlace(text: string, at: number): boolean {
   if (text[at] === '-') return true;
   NEXT_WORD_RE.lastIndex = at;
   const next = NEXT_WORD_RE.exec(text)?.[1];
-  if (next === undefined) return false;
-  return PLACE_WORDS.has(next) || PLACE_WORDS.has(`${next.charAt(0).toUpperCase()}${next.slice(1)}`);
+  return next !== undefined && isPlaceWord(next);
+}
+
+/** A place word as written or capitalised: "Station", "airport", "rue", "Aeropuerto". */
+function isPlaceWord(word: string): boolean {
+  return PLACE_WORDS.has(word) || PLACE_WORDS.has(`${word.charAt(0).toUpperCase()}${word.slice(1)}`);
 }
 
 /** Whether only spaces, tabs or a quoted mail's '>' stand between the line's start and `start`. */
@@ -189,10 +190,9 @@ function opensLine(text: string, start: number): boolean {
   return start <= 16 && /^[ \t>]*$/.test(text.slice(0, start));
 }
 
-function afterPlaceWord(text: string, start: number): boolean {
-  const before = PREVIOUS_WORD_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
-  if (before === undefined) return false;
-  return PLACE_WORDS.has(before) || PLACE_WORDS.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+/** The word (an abbreviation's full stop dropped) one space before `start`, if any: "St. Thomas" gives "St". */
+function previousWord(text: string, start: number): string | undefined {
+  return PREVIOUS_WORD_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
 }
 
 /** Where the capitalised words that follow `at`, one space apart, end. */

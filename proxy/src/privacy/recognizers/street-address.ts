@@ -35,10 +35,6 @@ const UK = String.raw`(?:(?:Flat|Apartment|Apt\.?|Unit|Suite|Studio)\s\d{1,4}[A-
 const FR = String.raw`\d{1,4}(?:\s?(?:bis|ter|quater|[A-D])\b)?,?\s(?:[Rr]ue|[Aa]venue|[Aa]v\.|[Bb]oulevard|[Bb]d|[Pp]lace|[Ii]mpasse|[Aa]llée|[Cc]hemin|[Qq]uai|[Cc]ours|[Rr]oute|[Ss]quare|[Pp]assage|[Ff]aubourg)\s(?:(?:de\sla|de\sl['’]|du|des|de|d['’]|la|le|les|l['’])\s?)?${NAME}(?:\s(?:de\s|du\s|des\s)?${NAME}){0,3}`;
 
 /**
- * German, Austrian and Swiss: Hauptstraße 5, Berliner Str. 12a, and streets named with a preposition ("Am Markt 4",
- * "Unter den Linden 77"), unless the word after it is a day, a month or a time ("Am Montag 3 Termine").
- */
-/**
  * A compound ending in a street word ("Hauptstraße", "Bahnhofstr.", "Friedrich-Ebert-Straße"): the word is taken
  * whole (a lookahead and a backreference, so it is never backtracked into) and its ending checked behind it. A
  * lazy scan for the ending from every capital had cost 10 ms on a 100 KB agent prompt, most of the detector's time.
@@ -52,11 +48,16 @@ const DE_COMPOUND = compoundEndingIn(
   '[Ss]traße|[Ss]trasse|[Ww]eg|[Aa]llee|[Pp]latz|[Gg]asse|[Dd]amm|[Uu]fer|[Cc]haussee|[Ss]teig|[Pp]fad',
   '[Ss]tr',
 );
+
 const DE_WORD = 'Straße|Strasse|Str\\.|Weg|Allee|Platz|Gasse|Damm|Ufer|Chaussee';
 // "Im", "Zum", "In der" are left out: "Im Sprint 12", "Zum Beispiel 3" are prose far more often than streets.
 const DE_PREPOSITION = '(?:Am|An\\sder|An\\sden|Auf\\sder|Unter\\sden|Hinter\\sder)';
 const DE_NOT_A_STREET =
   '(?:Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Wochenende|Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jahre?|Anfang|Ende|Morgen|Abend|Tag|Mittag|Wochentag|Frühling|Sommer|Herbst|Winter|Quartal|Server|Rechner|Ziel|Platz)\\b';
+/**
+ * German, Austrian and Swiss: Hauptstraße 5, Berliner Str. 12a, and streets named with a preposition ("Am Markt 4",
+ * "Unter den Linden 77"), unless the word after it is a day, a month or a time ("Am Montag 3 Termine").
+ */
 const DE = String.raw`(?:(?:${NAME}\s)?(?:${DE_COMPOUND}|(?:${DE_WORD}))|${DE_PREPOSITION}\s(?!${DE_NOT_A_STREET})${NAME}(?=\s\d{1,3}[a-z]?(?!\d)))\s?${HOUSE}`;
 
 /** Dutch and Flemish: Keizersgracht 123-II, Damstraat 5 hs, Van Baerlestraat 12A. */
