@@ -63,7 +63,7 @@ Travis Luigi Watson Athena Jarvis Hugo Odin Mercedes Porsche Ferrari Bosch Sieme
 Renault Michelin Dell Lenovo Jenkins Kafka Heroku Vercel Netlify Stripe Twilio Sentry Datadog Grafana Kibana Nginx
 Apache Tomcat Jetty Flask Django Rails Laravel Symfony Spring Hibernate Maven Gradle Ansible Terraform Vagrant
 Consul Vault Nomad Packer Celery Sidekiq Airflow Dagster Prefect Looker Tableau Alteryx Hadoop Spark Hive Presto
-Trino Druid Pinot Flink Beam Storm Samza Kinesis Lambda Fargate Aurora Neptune Athena Cosmos Ada Julia`.split(/\s+/));
+Trino Druid Pinot Flink Beam Storm Samza Kinesis Lambda Fargate Aurora Neptune Cosmos Ada Julia`.split(/\s+/));
 
 function wordsOf(locale, part, key) {
   const def = allLocales[locale]?.[part]?.[key];
@@ -80,23 +80,28 @@ function lowerCaseWords(list) {
   return words;
 }
 
-/** Every word of the seven lists in lower case, and the German list's nouns as written. */
-function anyWords() {
-  const words = new Set();
-  for (const list of [ENGLISH, ...OTHER_LANGUAGES]) for (const w of lowerCaseWords(list)) words.add(w);
-  for (const line of readFileSync('/usr/share/dict/ngerman', 'utf8').split('\n')) words.add(line.trim());
-  return words;
-}
-
-function commonWords() {
-  const common = lowerCaseWords(ENGLISH);
-  for (const p of PRODUCTS) common.add(p.toLowerCase());
+/**
+ * Each list read once: `common` holds the words of the English list and those in two of the others (lower case);
+ * `listed` every word of every list, and the German list's nouns as written. Products are in both.
+ */
+function wordSets() {
+  const english = lowerCaseWords(ENGLISH);
+  const common = new Set(english);
+  const listed = new Set(english);
   const seen = new Map();
   for (const list of OTHER_LANGUAGES) {
-    for (const w of lowerCaseWords(list)) seen.set(w, (seen.get(w) ?? 0) + 1);
+    for (const w of lowerCaseWords(list)) {
+      seen.set(w, (seen.get(w) ?? 0) + 1);
+      listed.add(w);
+    }
   }
   for (const [w, lists] of seen) if (lists >= 2) common.add(w);
-  return common;
+  for (const line of readFileSync('/usr/share/dict/ngerman', 'utf8').split('\n')) listed.add(line.trim());
+  for (const p of PRODUCTS) {
+    common.add(p.toLowerCase());
+    listed.add(p);
+  }
+  return { common, listed };
 }
 
 function places() {
@@ -110,9 +115,7 @@ function places() {
 }
 
 function generate() {
-  const common = commonWords();
-  const any = anyWords();
-  for (const p of PRODUCTS) any.add(p);
+  const { common, listed } = wordSets();
   const placeNames = places();
   const given = new Set();
   const surnames = new Set();
@@ -125,13 +128,16 @@ function generate() {
   }
   const keep = (n) => !NEVER.has(n) && !placeNames.has(n);
   const givenNames = [...given].filter(keep).sort();
-  const isWord = (n) => any.has(n) || any.has(n.toLowerCase());
+  const surnameList = [...surnames].filter(keep).sort();
+  const isCommon = (n) => common.has(n.toLowerCase());
+  const isWord = (n) => listed.has(n) || listed.has(n.toLowerCase());
+  const plain = givenNames.filter((n) => !isCommon(n));
   return {
-    plain: givenNames.filter((n) => !common.has(n.toLowerCase())),
-    wordLike: givenNames.filter((n) => !common.has(n.toLowerCase()) && isWord(n)),
-    common: givenNames.filter((n) => common.has(n.toLowerCase())),
-    surnames: [...surnames].filter(keep).filter((n) => !any.has(n) && !any.has(n.toLowerCase())).sort(),
-    commonSurnames: [...surnames].filter(keep).filter((n) => any.has(n) || any.has(n.toLowerCase())).sort(),
+    plain,
+    wordLike: plain.filter(isWord),
+    common: givenNames.filter(isCommon),
+    surnames: surnameList.filter((n) => !isWord(n)),
+    commonSurnames: surnameList.filter(isWord),
   };
 }
 
