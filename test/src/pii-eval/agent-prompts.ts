@@ -1,5 +1,6 @@
 import { Prng } from '../support/prng.js';
 import { LabelledTextBuilder } from './labelled-text.js';
+import { hex, uuid } from './negative-generators.js';
 import type { LabelledText } from './labelled-text.js';
 import * as v from './value-generators.js';
 
@@ -13,8 +14,6 @@ export const AGENT_PROMPT_MIN_BYTES = 20 * 1024;
 
 type Block = (r: Prng, b: LabelledTextBuilder) => void;
 
-const hex = (r: Prng, n: number): string => r.letters(n, '0123456789abcdef');
-const uuid = (r: Prng): string => `${hex(r, 8)}-${hex(r, 4)}-4${hex(r, 3)}-${r.pick(['8', '9', 'a', 'b'])}${hex(r, 3)}-${hex(r, 12)}`;
 const iso = (r: Prng): string =>
   `2026-${String(r.int(1, 12)).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}T${String(r.int(0, 23)).padStart(2, '0')}:${String(r.int(0, 59)).padStart(2, '0')}:${String(r.int(0, 59)).padStart(2, '0')}.${r.digits(3)}Z`;
 const version = (r: Prng): string => `${r.int(0, 20)}.${r.int(0, 40)}.${r.int(0, 200)}`;

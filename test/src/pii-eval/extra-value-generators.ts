@@ -8,7 +8,8 @@ const MONTHS = [
   'July', 'August', 'September', 'October', 'November', 'December',
 ];
 
-function pad(n: number, width = 2): string {
+/** `n` with leading zeros to `width` digits. */
+export function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 

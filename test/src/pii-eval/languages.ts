@@ -1,6 +1,7 @@
 import { allLocales } from '@faker-js/faker';
 import type { CountryCode } from 'libphonenumber-js';
 import type { Prng } from '../support/prng.js';
+import { pad } from './extra-value-generators.js';
 
 // What the multilingual set needs of each of the seven languages: how its people are named and addressed, how it
 // writes phone numbers, streets and dates, the words that introduce each kind of value, and the look-alikes that
@@ -39,7 +40,6 @@ export interface LanguageKit {
   negatives: ReadonlyArray<(r: Prng) => string>;
 }
 
-const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 const group = (s: string, sizes: readonly number[], sep = ' '): string => {
   const parts: string[] = [];
   let at = 0;

@@ -117,14 +117,11 @@ function positive(r: Prng, lang: Language, names: Names): Segment {
     () => [`${r.pick(kit.ibanWords)} `, ['IBAN', iban(r, kit.ibanCountry)]],
     () => [`${r.pick(kit.cardWords)} `, ['CARD', v.card(r)], '.'],
     () => [`${r.pick(kit.dobWords)} `, ['DATE_OF_BIRTH', dob()]],
-    () => [`${r.pick(kit.loginWords)} `, ['IP_ADDRESS', v.ipAddress(r)], ` ${pad2(r.int(0, 23))}:${pad2(r.int(0, 59))}`],
+    () => [`${r.pick(kit.loginWords)} `, ['IP_ADDRESS', v.ipAddress(r)], ` ${extra.pad(r.int(0, 23))}:${extra.pad(r.int(0, 59))}`],
     () => nationalId(r, lang),
   ])();
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
 
 export const DEFAULT_MULTILINGUAL_SEED = 20261125;
 export const DEFAULT_PER_LANGUAGE = 600;

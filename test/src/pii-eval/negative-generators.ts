@@ -3,7 +3,8 @@ import type { Prng } from '../support/prng.js';
 // Hard negatives: text that looks like PII to a naive pattern but is not (order ids, timestamps, UUIDs,
 // digit runs shaped like phones or NHS numbers that fail their checks, code). None of it is labelled.
 
-function hex(r: Prng, n: number): string {
+/** `n` lower-case hex digits. */
+export function hex(r: Prng, n: number): string {
   return r.letters(n, '0123456789abcdef');
 }
 
@@ -40,7 +41,8 @@ function luhnInvalid16(r: Prng): string {
   }
 }
 
-function uuid(r: Prng): string {
+/** A version 4 UUID. */
+export function uuid(r: Prng): string {
   return `${hex(r, 8)}-${hex(r, 4)}-4${hex(r, 3)}-${r.pick(['8', '9', 'a', 'b'])}${hex(r, 3)}-${hex(r, 12)}`;
 }
 
