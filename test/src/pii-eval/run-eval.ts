@@ -24,6 +24,9 @@ const DEFAULT_PRESIDIO = fileURLToPath(
   new URL('../../../../../shared/data/pii/presidio-research-synth_dataset_v2.json', import.meta.url),
 );
 
+/** The core types, marked apart from the extra ones in the tables. */
+const CORE_TYPES: ReadonlySet<PiiType> = new Set<PiiType>(CORE_PII_TYPES);
+
 interface Options {
   presidio: string;
   seed: number;
@@ -92,7 +95,7 @@ function withErrors(table: string, errors: readonly string[]): string {
 function evaluate(title: string, corpus: readonly LabelledText[], types: readonly PiiType[], showErrors: boolean): string {
   const scores = emptyScores(types);
   const errors = score(corpus, scores, showErrors);
-  return withErrors(formatScores(title, scores, new Set<PiiType>(CORE_PII_TYPES)), errors);
+  return withErrors(formatScores(title, scores, CORE_TYPES), errors);
 }
 
 /** Per-language tables and one matrix of precision/recall per type and language. */
@@ -107,7 +110,7 @@ function evaluateLanguages(options: Options, names: NameSource): string {
     for (const [type, t] of scores) if (t.tp + t.fp + t.fn === 0) scores.delete(type);
     byLang.set(lang, scores);
     if (names === 'package') {
-      parts.push(withErrors(formatScores(`multilingual set, ${lang}: ${samples.length} texts`, scores, new Set<PiiType>(CORE_PII_TYPES)), errors));
+      parts.push(withErrors(formatScores(`multilingual set, ${lang}: ${samples.length} texts`, scores, CORE_TYPES), errors));
     } else if (errors.length > 0) {
       parts.push(`${lang} errors (held-out names):\n${errors.join('\n')}\n`);
     }
