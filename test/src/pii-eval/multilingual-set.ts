@@ -1,6 +1,7 @@
 import type { PiiType } from '@gateway/proxy/privacy';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+// The full metadata: the numbers are ones a country has allocated, not only of a plausible length.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Prng } from '../support/prng.js';
 import * as extra from './extra-value-generators.js';
 import { HELD_OUT_NAMES, KITS, negativesOf, packageNames } from './languages.js';
@@ -108,6 +109,9 @@ function positive(r: Prng, lang: Language, names: Names): Segment {
     () => [`${r.pick(kit.phoneWords)} `, ['PHONE', phone(r, kit)], '.'],
     () => [`${r.pick(kit.phoneWords)} `, ['PHONE', phone(r, kit)]],
     () => [['PERSON', full()], ' – ', ['PHONE', phone(r, kit)]],
+    // With no phone word: a number in brackets after a name, and a signature's own line.
+    () => [['PERSON', full()], ' (', ['PHONE', phone(r, kit)], ')'],
+    () => [`${r.pick(kit.signOffs)},\n`, ['PERSON', full()], '\n', ['PHONE', phone(r, kit)]],
     () => {
       const g = given();
       const s = surname();

@@ -3,9 +3,10 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 
 // The libphonenumber half of phone detection. Which check applies depends on how the number is written:
 //  - '+' prefix: possible for its country code;  '00' prefix: valid, or possible when grouped or in context;
+//  - printed the way France, Italy, Spain, Poland or the Netherlands print their numbers (or a German mobile),
+//    and valid there: a phone, context or not (NATIONAL_SHAPES);
 //  - trunk '0': valid in GB (the default region), or possible in GB when printed the UK way (Ofcom's drama
-//    ranges such as 07700 900123 are only "possible"), or a German, French or Dutch mobile printed the national
-//    way, or valid in a neighbouring region with context;
+//    ranges such as 07700 900123 are only "possible"), or valid in a neighbouring region with context;
 //  - otherwise: a North American shape valid in US, or valid in some region with phone context.
 // A parse costs 30-80 µs (libphonenumber compiles its metadata regexes on every call), so parses are
 // memoised per detect call, and context, which costs a slice and a regex, is only asked for when needed.
@@ -23,16 +24,25 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
 ];
 
 /**
- * Mobile numbers with a trunk '0', written the way Germany, France and the Netherlands print them ("0157
- * 41816747", "06 12 34 56 78", "06-12345678"): with the country's mobile type they are phones without a phone
- * word. Only mobiles, and only these shapes: the German and Austrian plans accept most digit strings after a 0,
- * so byte dumps ("01 02 03 04 05"), MAC addresses and zero-padded ids would pass a looser rule.
+ * Numbers printed the way their own country prints them ("06 12 34 56 78", "333 123 4567", "612 34 56 78",
+ * "601-234-567", "020-1234567"): phones without a phone word when valid there; for Germany and France only
+ * mobiles (the German plan accepts most digit strings after a 0, and "01 02 03 04 05" of a byte dump is a valid
+ * Paris number). Only grouped shapes a country really uses: byte dumps, MAC addresses and zero-padded ids would
+ * pass a looser rule, and three groups of three with
+ * spaces are how French, Polish and Spanish text writes amounts ("612 345 678 visites"), and 3-3-4 with spaces is
+ * an NHS number's shape, so those need context.
+ * An ungrouped ten-digit number with a trunk 0 is valid in France, Italy and the Netherlands alike.
  */
-const NATIONAL_MOBILES: ReadonlyArray<readonly [CountryCode, RegExp]> = [
-  ['DE', /^01[5-7]\d(?:[ \/-]\d{7,8}| \d{3} \d{2} \d{2,3})$/],
-  ['FR', /^0[67](?:( |\.|-)\d{2}(?:\1\d{2}){3})$/],
-  ['NL', /^06(?:[ -]\d{8}|([ -])\d{4}\1\d{4})$/],
+const NATIONAL_SHAPES: ReadonlyArray<readonly [CountryCode, RegExp, 'MOBILE' | 'ANY']> = [
+  ['DE', /^01[5-7]\d(?:[ \/-]\d{7,8}| \d{3} \d{2} \d{2,3})$/, 'MOBILE'],
+  ['FR', /^0[67](?:( |\.|-)\d{2}(?:\1\d{2}){3})$/, 'MOBILE'],
+  ['NL', /^0(?:6[ -]\d{8}|6([ -])\d{4}\1\d{4}|[1-57-9]\d[ -]\d{7}|[1-57-9]\d[ -]\d{3}[ -]\d{4}|[1-57-9]\d{2}[ -]\d{6})$/, 'ANY'],
+  ['IT', /^(?:3\d{2}[ -]\d{7}|0\d{1,3}(?:[ \/-]\d{6,8}| \d{4} \d{4}))$/, 'ANY'],
+  ['ES', /^[6-9]\d{2}(?:( |\.|-)\d{2}\1\d{2}\1\d{2}|-\d{3}-\d{3})$/, 'ANY'],
+  ['PL', /^(?:[1-9]\d{2}-\d{3}-\d{3}|[1-9]\d [1-9]\d{2} \d{2} \d{2})$/, 'ANY'],
 ];
+const TRUNK_TEN_RE = /^0[1-9]\d{8}$/;
+const TRUNK_TEN_REGIONS: readonly CountryCode[] = ['FR', 'IT', 'NL'];
 
 /** What the text around a candidate says; each answer computed at most once per candidate. */
 export interface PhoneContext {
@@ -40,6 +50,8 @@ export interface PhoneContext {
   phoneWords(wholeRun: boolean): boolean;
   /** A label right before the number says it is something else ("Order #", "ts=", an IBAN). */
   otherLabel(): boolean;
+  /** A currency or unit right after the number makes it an amount ("612 34 56 78 Euro"). */
+  amountAfter(): boolean;
 }
 
 export class PhoneValidator {
@@ -55,6 +67,8 @@ export class PhoneValidator {
     if (digits.length < 7 || digits.length > 15) return false;
     // "+48 …" and "(+48) …": an international number, possible for its country code.
     if (main.charCodeAt(0) === 43 /* + */ || main.startsWith('(+')) return this.parse(`+${digits}`)?.isPossible() === true;
+    // A shorter part of a longer run ("01 02 03 04 05" of a byte dump) is no national number by its shape.
+    if (wholeRun && this.nationalShape(main, digits) && !around.otherLabel() && !around.amountAfter()) return true;
     const context = (): boolean => around.phoneWords(wholeRun);
     const nanpShaped = NANP_SHAPE_RE.test(main);
     const strong = digits.charCodeAt(0) === 48 /* 0 */ || nanpShaped;
@@ -68,18 +82,20 @@ export class PhoneValidator {
       if (p?.isValid() === true) return true;
       const ukShaped = digits.length >= 10 && (UK_GROUPING_RE.test(main) || UK_MOBILE_RE.test(main));
       if (ukShaped && p?.isPossible() === true) return true;
-      if (this.nationalMobile(main, digits)) return true;
       return context() && this.validInSomeRegion(digits);
     }
     if (nanpShaped && this.parse(digits, 'US')?.isValid() === true) return true;
     return context() && this.validInSomeRegion(digits);
   }
 
-  private nationalMobile(main: string, digits: string): boolean {
-    for (const [region, shape] of NATIONAL_MOBILES) {
-      if (shape.test(main)) return this.parse(digits, region)?.getType() === 'MOBILE';
+  private nationalShape(main: string, digits: string): boolean {
+    for (const [region, shape, type] of NATIONAL_SHAPES) {
+      if (!shape.test(main)) continue;
+      const p = this.parse(digits, region);
+      if (p?.isValid() === true && (type === 'ANY' || p.getType() === 'MOBILE')) return true;
     }
-    return false;
+    if (!TRUNK_TEN_RE.test(main)) return false;
+    return TRUNK_TEN_REGIONS.some((region) => this.parse(digits, region)?.isValid() === true);
   }
 
   private parse(number: string, region?: CountryCode): PhoneNumber | null {

@@ -3,6 +3,7 @@ import {
   hasContextBefore,
   ID_LABEL_WORDS,
   idLabelRe,
+  textBefore,
   textBeforeSinceNumber,
   wordsRe,
 } from '../context.js';
@@ -30,7 +31,9 @@ const TRUNK_RE = /\(0\)/g;
 // A date is not followed by a further group in the same style: "06.12.34.56.78" is a French phone number.
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-const STRONG_START_RE = /^(?:\+|\(\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d))/;
+// What may be a phone without context: '+', a trunk 0, North American shapes, and the national shapes of
+// Spain, Italy and Poland that start with another digit (see NATIONAL_SHAPES).
+const STRONG_START_RE = /^(?:\+|\(\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d)|[6-9]\d{2}([ .-])\d{2}\1\d{2}\1\d{2}(?!\d)|[1-9]\d{2}-\d{3}-\d{3}(?!\d)|3\d{2}[ -]\d{7}(?!\d)|[1-9]\d [1-9]\d{2} \d{2} \d{2}(?!\d))/;
 /** Words that introduce a phone number, in the seven languages (the NHS recognizer defers to them too). */
 export const PHONE_WORDS_RE = wordsRe([
   'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
@@ -46,6 +49,15 @@ export const PHONE_WORDS_RE = wordsRe([
   // "My number is" in each language: a possessive makes "number" a phone's.
   'my number', 'meine nummer', 'mon numéro', 'mi número', 'mio numero', 'mój numer', 'mijn nummer',
 ]);
+// A contact line: a name (two to four capitalised words) then a dash or bracket right before the number ("Jan
+// Kowalski – 601 234 567", "Anna de Vries (020 123 4567)"), or a signature: a sign-off line ending in a comma, a
+// line that holds only a name, then the number alone on its line (a title-case heading above a figure is no
+// signature). Colons and commas are left out: "Numéro Client:" is a label, "Anna Nowak, 45" an age.
+const NAME = String.raw`\p{Lu}[\p{L}'’]*\p{Ll}(?:[ -](?:(?:de|van|von|der|den|la|le|di|da|del|dos|du|ter|ten) )*\p{Lu}[\p{L}'’]*\p{Ll}){1,3}`;
+const NAME_BEFORE_RE = new RegExp(String.raw`(?<![\p{L}\p{N}_])${NAME}[ \t]?[–—(-][ \t]?$`, 'u');
+const AMOUNT_AFTER_RE = /^[ \t\u00a0]?(?:[€$£%]|(?:eur|euros?|zł|zl|złotych|pln|gbp|usd|chf|pièces|stück|szt|pcs|units?)(?![\p{L}\p{N}]))/iu;
+const LINE_END_RE = /^[ \t]*(?:\r?\n|$)/;
+const NAME_LINE_ABOVE_RE = new RegExp(String.raw`,[ \t]*\n[ \t]*${NAME}[ \t]*\n[ \t]*$`, 'u');
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
 // An id label right before the number ("Order #", "PO number", "ISBN") outweighs any phone context.
 const ID_CONTEXT_RE = idLabelRe([
@@ -134,10 +146,26 @@ class CandidateContext implements PhoneContext {
   }
 
   phoneWords(wholeRun: boolean): boolean {
-    this.before ??= PHONE_WORDS_RE.test(textBeforeSinceNumber(this.text, this.start, 32));
+    this.before ??= PHONE_WORDS_RE.test(textBeforeSinceNumber(this.text, this.start, 32)) || this.contactLine();
     if (this.before || !wholeRun) return this.before;
     this.after ??= hasContextAfter(this.text, this.end, 16, CONTEXT_AFTER_RE);
     return this.after;
+  }
+
+  private contactLine(): boolean {
+    // The character before the number says which form can apply; most numbers have neither.
+    let i = this.start - 1;
+    while (i >= 0 && (this.text.charCodeAt(i) === 32 || this.text.charCodeAt(i) === 9)) i--;
+    const c = this.text.charCodeAt(i);
+    if (c === 0x2013 || c === 0x2014 || c === 40 /* ( */ || c === 45 /* - */) {
+      return NAME_BEFORE_RE.test(textBefore(this.text, this.start, 60));
+    }
+    return c === 10 && LINE_END_RE.test(this.text.slice(this.end, this.end + 8))
+      && NAME_LINE_ABOVE_RE.test(this.text.slice(Math.max(0, this.start - 80), this.start));
+  }
+
+  amountAfter(): boolean {
+    return AMOUNT_AFTER_RE.test(this.text.slice(this.end, this.end + 12));
   }
 
   otherLabel(): boolean {

@@ -54,7 +54,8 @@ describe('privacy/recognizers/phone in seven languages', () => {
     expect(find('Rayan Stern – 0157 41816747')).to.deep.equal(['0157 41816747']);
     expect(find('Fleur Bosch – 06-12345678')).to.deep.equal(['06-12345678']);
     expect(find('Edgard Hubert – 06 08 40 79 40')).to.deep.equal(['06 08 40 79 40']);
-    // Only mobiles, in those shapes: byte dumps, MAC addresses, zero-padded ids, versions and invoices are not.
+    // Only these shapes (and for Germany and France only mobiles): byte dumps, MAC addresses, zero-padded ids,
+    // versions and invoices are not.
     for (const text of [
       '// Prints: <Buffer 01 02 03 04 05>',
       'mac 01-23-45-67-89-ab',
@@ -62,6 +63,44 @@ describe('privacy/recognizers/phone in seven languages', () => {
       'commit 0800 2000 0000',
       'build 0.6.156.2905 and Faktura nr 0757/06/2025, Rechnung Nr. 0301 234567',
       'id 0042 0000131',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('finds numbers printed the national way and valid there without a phone word', () => {
+    const cases: Array<[string, string]> = [
+      ['Si no contesto, prueba el 612 34 56 78 más tarde.', '612 34 56 78'],
+      ['Jordi: el de la oficina es 652-595-320', '652-595-320'],
+      ['Il numero di casa è 06/44823633', '06/44823633'],
+      ['Per urgenze 338 5022016', '338 5022016'],
+      ['Biuro 22 903 42 60 czynne do 16.', '22 903 42 60'],
+      ['Prywatny 601-234-567', '601-234-567'],
+      ['Kantoor 020-9536249', '020-9536249'],
+      ['Het vaste nummer is 0209595348', '0209595348'],
+      ['Le standard : 0515367872', '0515367872'],
+    ];
+    for (const [text, value] of cases) expect(find(text), text).to.deep.equal([value]);
+  });
+
+  it('takes a name right before the number, or a signature above it, as phone context', () => {
+    expect(find('Jan Kowalski – 575 585 732')).to.deep.equal(['575 585 732']);
+    expect(find('Anna de Vries (913 124 029)')).to.deep.equal(['913 124 029']);
+    expect(find('Saludos,\nMateo Galindo\n913 124 029\n')).to.deep.equal(['913 124 029']);
+    expect(find('Pozdrawiam,\nMaria Kogut\n697548661')).to.deep.equal(['697548661']);
+    // A heading is no signature, a comma after a name is no contact line, and the number must stand alone.
+    expect(find('Monthly Revenue\n913 124 029\n')).to.deep.equal([]);
+    expect(find('Saludos,\nMateo Galindo\n913 124 029 visitas\n')).to.deep.equal([]);
+    expect(find('Anna Nowak, 45 73313')).to.deep.equal([]);
+  });
+
+  it('reads a national shape followed by a currency or unit as an amount, and a shape inside a longer run as no number', () => {
+    for (const text of [
+      'Rechnung über 612 34 56 78 Euro',
+      'Razem 601-234-567 zł',
+      'Reading 310 557 5443 recorded.',
+      '00 01 02 03 04 05 06 07 08 09',
+      'Visitas: 612 345 678 este año',
     ]) {
       expect(find(text), text).to.deep.equal([]);
     }
