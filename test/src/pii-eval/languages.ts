@@ -412,6 +412,63 @@ export function packageNames(lang: Language): { given: string[]; surnames: strin
 }
 
 /**
+ * Sentences around a full name that the PERSON rules were not written against: kept apart from each kit's
+ * `nameSentences` (which the rules were tuned on) and written before this round's name rules, so PERSON recall on
+ * them estimates what the detector does with phrasing it has not seen. `{}` is the name.
+ */
+export const UNSEEN_NAME_SENTENCES: Readonly<Record<Language, readonly string[]>> = {
+  en: [
+    'Could you ask {} to review the draft before Monday?',
+    'The parcel was signed for by {} at the front desk.',
+    'Our new hire, {}, starts on the first of the month.',
+    'According to {}, the server was restarted twice.',
+    'Minutes taken by {}.',
+  ],
+  de: [
+    'Könnten Sie {} bitten, den Entwurf bis Montag zu prüfen?',
+    'Das Paket wurde von {} am Empfang angenommen.',
+    'Unsere neue Kollegin, {}, fängt am Ersten an.',
+    'Laut {} wurde der Server zweimal neu gestartet.',
+    'Protokoll: {}.',
+  ],
+  fr: [
+    'Pourriez-vous demander à {} de relire le projet avant lundi ?',
+    'Le colis a été signé par {} à l’accueil.',
+    'Notre nouvelle recrue, {}, commence le premier du mois.',
+    'Selon {}, le serveur a redémarré deux fois.',
+    'Compte rendu rédigé par {}.',
+  ],
+  es: [
+    '¿Podrías pedirle a {} que revise el borrador antes del lunes?',
+    'El paquete lo firmó {} en recepción.',
+    'Nuestra nueva compañera, {}, empieza el día uno.',
+    'Según {}, el servidor se reinició dos veces.',
+    'Acta redactada por {}.',
+  ],
+  it: [
+    'Potresti chiedere a {} di rivedere la bozza entro lunedì?',
+    'Il pacco è stato firmato da {} alla reception.',
+    'La nostra nuova collega, {}, inizia il primo del mese.',
+    'Secondo {}, il server è stato riavviato due volte.',
+    'Verbale redatto da {}.',
+  ],
+  pl: [
+    'Czy możesz poprosić {} o przejrzenie szkicu przed poniedziałkiem?',
+    'Paczkę odebrała {} w recepcji.',
+    'Nasza nowa koleżanka, {}, zaczyna od pierwszego.',
+    'Według {} serwer był restartowany dwa razy.',
+    'Protokół sporządził {}.',
+  ],
+  nl: [
+    'Kun je {} vragen het concept voor maandag te bekijken?',
+    'Het pakket is bij de receptie getekend door {}.',
+    'Onze nieuwe collega, {}, begint op de eerste van de maand.',
+    'Volgens {} is de server twee keer herstart.',
+    'Notulen door {}.',
+  ],
+};
+
+/**
  * Names the detector's lists do not hold (checked when the set is made): names of people of every heritage living
  * in each country, written for this evaluation. They measure what the detector does with a name it has never seen.
  */

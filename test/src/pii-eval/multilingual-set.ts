@@ -4,7 +4,7 @@ import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gatewa
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Prng } from '../support/prng.js';
 import * as extra from './extra-value-generators.js';
-import { HELD_OUT_NAMES, KITS, negativesOf, packageNames } from './languages.js';
+import { HELD_OUT_NAMES, KITS, negativesOf, packageNames, UNSEEN_NAME_SENTENCES } from './languages.js';
 import type { Language, LanguageKit } from './languages.js';
 import { LabelledTextBuilder } from './labelled-text.js';
 import type { LabelledText } from './labelled-text.js';
@@ -157,6 +157,38 @@ export function generateMultilingualSet(
           b.add(r.pick(negatives)(r));
         }
       }
+      samples.push({ ...b.build(), lang });
+    }
+  }
+  return samples;
+}
+
+/**
+ * PERSON only: per language, `perLanguage` texts of one or two sentences the name rules were not written against
+ * (UNSEEN_NAME_SENTENCES), each with a full name from `nameSource`, sometimes beside a look-alike.
+ */
+export function generateUnseenSentenceSet(
+  seed = DEFAULT_MULTILINGUAL_SEED,
+  perLanguage = 200,
+  langs: readonly Language[] = Object.keys(KITS) as Language[],
+  nameSource: NameSource = 'package',
+): LanguageSample[] {
+  const samples: LanguageSample[] = [];
+  for (const lang of langs) {
+    const r = new Prng(seed ^ 0x5eed ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
+    const names = nameSource === 'package' ? packageNames(lang) : heldOutNames(lang);
+    const negatives = negativesOf(lang);
+    for (let i = 0; i < perLanguage; i++) {
+      const b = new LabelledTextBuilder();
+      const sentences = r.int(1, 2);
+      for (let s = 0; s < sentences; s++) {
+        if (s > 0) b.add(r.pick([' ', '\n']));
+        for (const part of fill(r.pick(UNSEEN_NAME_SENTENCES[lang]), ['PERSON', `${r.pick(names.given)} ${r.pick(names.surnames)}`])) {
+          if (typeof part === 'string') b.add(part);
+          else b.value(part[0], part[1]);
+        }
+      }
+      if (r.chance(0.3)) b.add(` ${r.pick(negatives)(r)}`);
       samples.push({ ...b.build(), lang });
     }
   }

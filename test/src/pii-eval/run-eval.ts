@@ -1,6 +1,7 @@
 // `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set, on the generated
 // UK/EU set, and per type and language on the generated multilingual set (names from the package's lists, then
-// names the detector's lists lack), and false positives per 100 KB of generated agent prompts.
+// names the detector's lists lack), PERSON in sentences the name rules were not written against, and false
+// positives per 100 KB of generated agent prompts.
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here).
@@ -11,7 +12,7 @@ import { generateAgentPrompts } from './agent-prompts.js';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
 import { LANGUAGES } from './languages.js';
 import type { Language } from './languages.js';
-import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSet } from './multilingual-set.js';
+import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSet, generateUnseenSentenceSet } from './multilingual-set.js';
 import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
@@ -123,6 +124,25 @@ function evaluateLanguages(options: Options, names: NameSource): string {
   return parts.join('\n');
 }
 
+/** PERSON in sentences the name rules were not written against, with faker's names and with held-out names. */
+function evaluateUnseenSentences(options: Options): string {
+  const parts: string[] = [];
+  for (const names of ['package', 'held-out'] as const) {
+    const set = generateUnseenSentenceSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs, names);
+    const byLang = new Map<Language, Scores>();
+    const errors: string[] = [];
+    for (const lang of options.langs) {
+      const scores = emptyScores(PII_TYPES);
+      errors.push(...score(set.filter((s) => s.lang === lang), scores, options.showErrors));
+      byLang.set(lang, scores);
+    }
+    const source = names === 'package' ? "faker's names" : 'held-out names';
+    if (errors.length > 0) parts.push(`unseen sentences, ${source}, errors:\n${errors.join('\n')}\n`);
+    parts.push(formatLanguageMatrix(`sentences the name rules were not written against (200 per language), ${source}: precision / recall`, byLang, 'PERSON'));
+  }
+  return parts.join('\n');
+}
+
 /** False positives per 100 KB of agent prompt, and how many of its labelled values were found. */
 function evaluateAgentPrompts(options: Options): string {
   const prompts = generateAgentPrompts(options.seed, options.agentPrompts);
@@ -157,6 +177,7 @@ export async function runEval(args: readonly string[]): Promise<string> {
     evaluate(`generated UK/EU set (seed ${options.seed}): ${ukEu.length} texts; ${match}`, ukEu, PII_TYPES, options.showErrors),
     evaluateLanguages(options, 'package'),
     evaluateLanguages(options, 'held-out'),
+    evaluateUnseenSentences(options),
     evaluateAgentPrompts(options),
   ].join('\n');
 }
