@@ -11,7 +11,8 @@
 // the other six languages (wngerman, wfrench, wspanish, witalian, wpolish, wdutch: `apt-get install` them first):
 // the Polish and Dutch lists alone hold rare and inflected forms that happen to spell names ("daniel" is a deer,
 // "thomas" an old Dutch word). A surname counts alone only when it is in none of the lists, German nouns
-// included ("Koch", "Liebe", "Bauer" are nouns first). Names that are places, titles, months or days are dropped. The output is checked in: the detector loads no package and no word list at run time.
+// included ("Bauer", "Liebe" are nouns first). Names that are places count only next to another name; titles, months
+// and days are dropped. The output is checked in: the detector loads no package and no word list at run time.
 // `npm run gen:names` writes it; `--check` exits 1 when the checked-in file differs.
 import { allLocales } from '@faker-js/faker';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -96,7 +97,14 @@ function wordSets() {
     }
   }
   for (const [w, lists] of seen) if (lists >= 2) common.add(w);
-  for (const line of readFileSync('/usr/share/dict/ngerman', 'utf8').split('\n')) listed.add(line.trim());
+  // German nouns are capitalised, so the German list is read as written too, but a capitalised entry counts only
+  // as a noun: one the list also inflects with a plural or case ending ("Bauer", "Bauern"). The list holds
+  // people's names as well ("Anna", "Oskar", "Jones"), which have at most a genitive "s".
+  const german = new Set(readFileSync('/usr/share/dict/ngerman', 'utf8').split('\n').map((l) => l.trim()));
+  const NOUN_ENDINGS = ['e', 'en', 'n', 'er', 'es', 'ern', 'ns'];
+  for (const w of german) {
+    if (w !== w.toLowerCase() && NOUN_ENDINGS.some((e) => german.has(`${w}${e}`))) listed.add(w);
+  }
   for (const p of PRODUCTS) {
     common.add(p.toLowerCase());
     listed.add(p);
@@ -126,11 +134,12 @@ function generate() {
     }
     for (const n of wordsOf(locale, 'person', 'last_name')) if (NAME.test(n) && n.length >= 2) surnames.add(n);
   }
-  const keep = (n) => !NEVER.has(n) && !placeNames.has(n);
-  const givenNames = [...given].filter(keep).sort();
-  const surnameList = [...surnames].filter(keep).sort();
+  const givenNames = [...given].filter((n) => !NEVER.has(n)).sort();
+  const surnameList = [...surnames].filter((n) => !NEVER.has(n)).sort();
   const isCommon = (n) => common.has(n.toLowerCase());
-  const isWord = (n) => listed.has(n) || listed.has(n.toLowerCase());
+  // A place's name ("Austin", "Charlotte", "Taylor", "Martin": towns in faker's American, Canadian and Slovak
+  // lists) is still a name before or after another ("Charlotte Taylor"), but not alone ("moved to Austin").
+  const isWord = (n) => listed.has(n) || listed.has(n.toLowerCase()) || placeNames.has(n);
   const plain = givenNames.filter((n) => !isCommon(n));
   return {
     plain,

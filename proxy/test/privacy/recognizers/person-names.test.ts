@@ -41,6 +41,18 @@ describe('privacy/recognizers/person-names.generated', () => {
     for (const w of ['Koch', 'Blanco', 'Young']) expect(commonSurnames, w).to.include(w);
   });
 
+  it('keeps names that are also towns, next to another name, and does not take names in the German list for nouns', () => {
+    // American, Canadian and Slovak towns in faker's lists: names with another name, never alone ("moved to Charlotte").
+    for (const w of ['Charlotte', 'George', 'Elizabeth', 'Brandon', 'Gary']) expect(wordLike, w).to.include(w);
+    for (const w of ['Taylor', 'Wilson', 'Jackson', 'Murray']) expect(commonSurnames, w).to.include(w);
+    // Debian's German list holds people's names beside its nouns; only an entry it also inflects is a noun.
+    for (const w of ['Anna', 'Oskar']) {
+      expect(given, w).to.include(w);
+      expect(wordLike, w).to.not.include(w);
+    }
+    expect(surnames).to.include('Jones');
+  });
+
   // Greetings that are also names ("Buongiorno", "Cara") stay in the lists: the recognizer skips them at a line's start.
   it('holds no month, weekday, nationality, title or place, and products only as common words', () => {
     const names = new Set([...given, ...surnames]);
