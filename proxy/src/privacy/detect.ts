@@ -3,6 +3,7 @@ import { isInsideLookalike } from './lookalike.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
 import { DIGIT_RECOGNIZERS, TEXT_RECOGNIZERS } from './recognizers/all-recognizers.js';
+import { namesBeforeContacts } from './recognizers/person.js';
 import { resolveOverlaps } from './resolve-overlaps.js';
 
 /**
@@ -27,6 +28,7 @@ export function detect(original: string): Finding[] {
     }
   }
   if (candidates.length === 0) return [];
+  namesBeforeContacts(text, candidates.slice(), candidates);
   const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
   return resolveOverlaps(kept).map((s) => ({
     type: s.type,

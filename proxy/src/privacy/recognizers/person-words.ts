@@ -93,6 +93,45 @@ export const SIGN_OFFS = [
   'Z poważaniem', 'Met vriendelijke groet', 'Met vriendelijke groeten', 'Groeten', 'Groetjes',
 ];
 
+/**
+ * Labels a name follows after a colon ("Name: Tegan Prothero", "Kontoinhaber: …", "De : …"), in the seven
+ * languages, lower case: form fields, mail headers, minutes and tickets.
+ */
+export const NAME_LABELS: ReadonlySet<string> = new Set([
+  'name', 'full name', 'customer name', 'account holder', 'account name', 'cardholder', 'card holder', 'patient',
+  'patient name', 'contact', 'contact person', 'attendees', 'participants', 'from', 'cc', 'author', 'assignee',
+  'reporter', 'signed', 'employee', 'tenant', 'applicant', 'beneficiary', 'recipient', 'sender', 'passenger', 'guest',
+  'vorname', 'nachname', 'vor- und nachname', 'kontoinhaber', 'kontoinhaberin', 'ansprechpartner',
+  'ansprechpartnerin', 'teilnehmer', 'teilnehmende', 'von', 'absender', 'empfänger', 'patientin', 'mieter',
+  'antragsteller', 'begünstigter', 'verfasser',
+  'nom', 'prénom', 'nom complet', 'titulaire', 'titulaire du compte', 'interlocuteur', 'interlocutrice', 'de',
+  'expéditeur', 'destinataire', 'locataire', 'bénéficiaire', 'auteur', 'demandeur',
+  'nombre', 'nombre completo', 'apellidos', 'titular', 'titular de la cuenta', 'asistentes', 'participantes',
+  'persona de contacto', 'contacto', 'remitente', 'destinatario', 'paciente', 'inquilino', 'beneficiario', 'autor',
+  'solicitante',
+  'nome', 'cognome', 'nome e cognome', 'intestatario', 'titolare', 'partecipanti', 'referente', 'contatto',
+  'mittente', 'paziente', 'autore', 'richiedente',
+  'imię', 'nazwisko', 'imię i nazwisko', 'właściciel', 'właściciel rachunku', 'uczestnicy', 'osoba kontaktowa',
+  'kontakt', 'nadawca', 'odbiorca', 'pacjent', 'pacjentka', 'najemca', 'wnioskodawca', 'od',
+  'naam', 'voornaam', 'achternaam', 'rekeninghouder', 'deelnemers', 'contactpersoon', 'afzender', 'ontvanger',
+  'patiënt', 'huurder', 'aanvrager', 'begunstigde', 'van',
+]);
+
+/**
+ * Phrases a name follows with no colon ("The account holder is …", "ich heiße …", "hablé con …"), lower case,
+ * in the seven languages.
+ */
+export const NAME_CUES = [
+  'account holder is', 'my name is', 'spoke to', 'spoke with', 'talked to', 'talked with', 'met with',
+  'on behalf of', 'in the name of',
+  'kontoinhaber ist', 'kontoinhaberin ist', 'mein name ist', 'ich heiße', 'im namen von',
+  'titulaire du compte est', "je m'appelle", 'je m’appelle', 'mon nom est', 'parlé avec', 'parlé à', 'au nom de',
+  'titular de la cuenta es', 'me llamo', 'mi nombre es', 'hablé con', 'a nombre de', 'en nombre de',
+  'intestatario del conto è', 'mi chiamo', 'il mio nome è', 'parlato con', 'a nome di',
+  'właścicielem konta jest', 'nazywam się', 'rozmawiałem z', 'rozmawiałam z', 'w imieniu',
+  'rekeninghouder is', 'mijn naam is', 'ik heet', 'gesproken met', 'namens', 'op naam van',
+];
+
 /** Surname particles, written between the given name (or title) and the surname. */
 export const PARTICLES = [
   'van der', 'van den', 'van de', 'van', 'von der', 'von', 'de la', 'de las', 'de los', 'del', 'de', 'di', 'da', 'du',

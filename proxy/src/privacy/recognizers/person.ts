@@ -7,6 +7,8 @@ import {
   GIVEN_NAME_SET,
   GREETINGS,
   LONE_SURNAME_SET,
+  NAME_CUES,
+  NAME_LABELS,
   PARTICLES,
   PLACE_PREFIXES,
   PLACE_WORDS,
@@ -17,10 +19,14 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from './person-words.js';
 
-// People's names, found five ways, most certain first:
+// People's names, found seven ways, most certain first:
 //  - after a title in any of the seven languages ("Dr O'Brien", "Frau Schröder", "Sig.ra Bianchi", "Pani Nowak");
 //  - after a greeting that opens a line, up to a comma or the line's end ("Hi Siobhan,");
 //  - on the line after a sign-off ("Kind regards,\nAoife Murphy", "Liebe Grüße\nJürgen");
+//  - after a field label and its colon ("Name: Tegan Prothero", "Kontoinhaber: …") or a phrase that introduces a
+//    name ("the account holder is", "ich heiße", "hablé con"): any capitalised words, known names or not;
+//  - right before a phone number after a dash or in brackets, or before an e-mail address in angle brackets
+//    ("Rhodri Prothero – 07700 900123", "Tegan Ogunleye <tegan@…>"): namesBeforeContacts, after the other types;
 //  - a known given name followed by a capitalised surname ("Siobhan O'Brien", "Jakub van der Berg"); a given name
 //    that is also a common word ("Grace", "Rosa") only when the surname is a known one ("Grace Kowalczyk");
 //  - a known given name or surname alone, when it is no word of the seven languages ("Why is Katrine so quiet?").
@@ -71,6 +77,27 @@ const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"): no name when they open a line. */
 const SALUTATION_WORDS: ReadonlySet<string> = new Set([...GREETINGS, ...SIGN_OFFS].filter((w) => !w.includes(' ')));
 const WORD_RE = /[\p{L}'’-]+/gu;
+/** Capitalised words from a position on, as a name, a middle initial allowed ("Abby M. Laidlaw"): sticky. */
+const NAME_AT_RE = new RegExp(
+  String.raw`(?:${LEADING_PARTICLE}[ \t])?${NAME_WORD}(?:[ \t]${UPPER}\.?(?=[ \t]))?(?:[ \t](?:${PARTICLE}[ \t])?${NAME_WORD}){0,2}(?!${LETTER}|[\d_])`,
+  'y',
+);
+/** What opens the field a label names: a line, a sentence, a table cell, a list item or markdown emphasis. */
+const FIELD_START_RE = /(?:^|[\n|*>\t•]|[.;,] )[ \t*_-]*([^\n|*>\t•:.;,]{1,40}(?::[ \t]*)?)$/;
+const LETTER_BEFORE_RE = new RegExp(LETTER);
+/** The cue phrases by their last word: a phrase is only compared when the word before a name ends one. */
+const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const cue of NAME_CUES) {
+    const last = cue.slice(cue.lastIndexOf(' ') + 1);
+    m.set(last, [...(m.get(last) ?? []), cue]);
+  }
+  return m;
+})();
+/** A name right before a phone number (after a dash or in brackets) or an e-mail address in angle brackets. */
+const NOT_AFTER = String.raw`(?<!${LETTER}|[\d_'’.@/\\-])`;
+const NAME_BEFORE_PHONE_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?(?:[–—-][ \t]?|\()$`);
+const NAME_BEFORE_EMAIL_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?<$`);
 
 /** The words of a matched name, particles included. */
 function wordsOf(name: string): string[] {
@@ -143,6 +170,12 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     while (next < context.length && (context[next]?.end ?? 0) <= start) next += 1;
     if (next < context.length && (context[next]?.start ?? Infinity) <= start) continue;
     if (STOP_WORDS.has(word)) continue;
+    const cued = cuedName(text, start);
+    if (cued > start) {
+      pushContextName(start, text.slice(start, cued), out);
+      CAPITALISED_RE.lastIndex = cued;
+      continue;
+    }
     // "Buongiorno" and "Cara" are names too, but a greeting or sign-off when they open a line.
     if (SALUTATION_WORDS.has(word) && opensLine(text, start)) continue;
     const plain = GIVEN_NAME_SET.has(word);
@@ -164,6 +197,66 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     // One word alone in code ("{ Adrian }", "(Ahmed.java", "\"Thomas\"") is an identifier or a string's value.
     if (end === start + word.length && inCode(text, start, end)) continue;
     out.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
+  }
+}
+
+/**
+ * Where the name at `start` ends when a field label and its colon ("Name: ", "Kontoinhaber: ") or a phrase that
+ * introduces a name ("the account holder is ", "hablé con ") stands right before it; -1 otherwise. The label is
+ * the whole field (from the line, sentence, cell or list item's start to the colon), so "Note the account
+ * holder: …" or a JSON key is none.
+ */
+function cuedName(text: string, start: number): number {
+  let i = start - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  if (i === start - 1) return -1;
+  let cued = false;
+  const sep = text.charCodeAt(i);
+  if (sep === 58 /* : */ || sep === 124 /* | */) {
+    // "Name: …", or a table's label cell "| Name: | …" / "| Name | …".
+    const field = FIELD_START_RE.exec(text.slice(Math.max(0, i - 48), i))?.[1];
+    cued = field !== undefined && NAME_LABELS.has(field.trim().replace(/[ \t]*:$/, '').toLowerCase());
+  } else {
+    // Most capitalised words follow a word that ends no cue: only that word is looked at before any slice.
+    let w = i;
+    while (w >= 0 && w > i - 12 && LETTER_BEFORE_RE.test(text.charAt(w))) w--;
+    const cues = w < i ? CUES_BY_LAST_WORD.get(text.slice(w + 1, i + 1).toLowerCase()) : undefined;
+    if (cues !== undefined) {
+      const lower = `${text.slice(Math.max(0, i - 48), i + 1).toLowerCase()} `;
+      cued = cues.some((c) => lower.endsWith(`${c} `) && !LETTER_BEFORE_RE.test(lower.charAt(lower.length - c.length - 2)));
+    }
+  }
+  if (!cued) return -1;
+  NAME_AT_RE.lastIndex = start;
+  return NAME_AT_RE.exec(text) === null ? -1 : NAME_AT_RE.lastIndex;
+}
+
+/**
+ * Names that label a contact value found by the other recognizers: "Rhodri Prothero – 07700 900123", "Dervla
+ * Mulholland (020 7946 0958)", "Tegan Ogunleye <tegan@example.com>". Any capitalised words there are a name,
+ * known or not (but no stop or place word: "Customer Service – 0800 …", "Victoria Station (020 …)").
+ */
+export function namesBeforeContacts(text: string, found: readonly Candidate[], out: Candidate[]): void {
+  for (const c of found) {
+    const re = c.type === 'PHONE' ? NAME_BEFORE_PHONE_RE : c.type === 'EMAIL' ? NAME_BEFORE_EMAIL_RE : undefined;
+    if (re === undefined) continue;
+    const from = Math.max(0, c.start - 64);
+    let line = text.slice(from, c.start);
+    const nl = line.lastIndexOf('\n');
+    if (nl >= 0) line = line.slice(nl + 1);
+    const m = re.exec(line);
+    let name = m?.[1];
+    if (m === null || name === undefined) continue;
+    let nameStart = c.start - line.length + m.index + m[0].indexOf(name);
+    // Three capitalised words whose first is no known given name start with a sentence's first word ("Call
+    // Dervla Mulholland (020 …)"): the name is the rest.
+    const words = name.split(/[ \t]+/);
+    if (words.length >= 3 && !GIVEN_NAME_SET.has(words[0] ?? '') && !COMMON_WORD_GIVEN_NAME_SET.has(words[0] ?? '')) {
+      const cut = name.length - name.slice((words[0] ?? '').length).trimStart().length;
+      nameStart += cut;
+      name = name.slice(cut);
+    }
+    pushContextName(nameStart, name, out);
   }
 }
 

@@ -37,6 +37,46 @@ describe('privacy/recognizers/person', () => {
     expect(find('Anna Nowak, Anna żółty')).to.include('Anna Nowak');
   });
 
+  it('finds any capitalised name after a field label and its colon, or a phrase that introduces a name', () => {
+    // None of these names is in the lists: the label or phrase alone makes them names.
+    const cases: Array<[string, string[]]> = [
+      ['Name: Tegan Prothero\nAddress: 12 Acacia Avenue', ['Tegan Prothero']],
+      ['Order 1234. Account holder: Rhodri Wigglesworth', ['Rhodri Wigglesworth']],
+      ['Kontoinhaber: Reinhild Oltmanns', ['Reinhild Oltmanns']],
+      ['De : Soizic Kerbrat', ['Soizic Kerbrat']],
+      ['| Imię i nazwisko: | Bogumił Szczepaniak |', ['Bogumił Szczepaniak']],
+      ['The account holder is Oonagh Mulholland.', ['Oonagh Mulholland']],
+      ['Kontoinhaber ist Gesine Tjaden.', ['Gesine Tjaden']],
+      ['Esta mañana hablé con Itziar Etxeberria de contabilidad.', ['Itziar Etxeberria']],
+      ['Mijn naam is Jikke van Dijkhuizen.', ['Jikke van Dijkhuizen']],
+    ];
+    for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+    // A middle initial stays inside the name (the detector settles "M. Laidlaw", read as a French title, into it).
+    expect(detect('Name: Abby M. Laidlaw').map((f) => f.value)).to.deep.equal(['Abby M. Laidlaw']);
+    // Only the whole field is a label ("Please note the account holder:"), a quoted JSON value is no field's, a
+    // stop or place word is no name, and a phrase must be whole words ("besprochen mit" is not "gesproken met").
+    for (const text of [
+      'Please note the account holder: Rhodri Wigglesworth',
+      '{"name": "Tegan Prothero"}',
+      'Contact: Victoria Station',
+      'Wir haben das Thema besprochen. Tegan Prothero',
+      'Name:Tegan Prothero',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('takes the capitalised words right before a phone number or an e-mail address for the contact\'s name', () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    expect(names('Rhodri Prothero – 07700 900123')).to.deep.equal(['Rhodri Prothero']);
+    expect(names('Call Dervla Mulholland (020 7946 0958) today')).to.deep.equal(['Dervla Mulholland']);
+    expect(names('From: Tegan Ogunleye <tegan.ogunleye@example.com>')).to.deep.equal(['Tegan Ogunleye']);
+    // Not a place, not a word joined to something before it, not without the phone, not across a line.
+    expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
+    expect(names('Release Notes – 2024.11')).to.deep.equal([]);
+    expect(names('Rhodri Prothero\n– 07700 900123')).to.deep.equal([]);
+  });
+
   it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
     const cases: Array<[string, string]> = [
       ["Please send the contract to Siobhan O'Brien, 14 Acacia Avenue.", "Siobhan O'Brien"],
