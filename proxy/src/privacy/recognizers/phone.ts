@@ -127,6 +127,23 @@ function acceptedLength(validator: PhoneValidator, raw: string, around: PhoneCon
   return -1;
 }
 
+/**
+ * Whether the number at `start`..`end` stands in a contact line: right after a name and a dash or bracket, or
+ * alone on its line under a sign-off and a name (NAME_BEFORE_RE, NAME_LINE_ABOVE_RE). The NHS recognizer asks it
+ * too: "Salomone Panico – 349 255 7988" is an Italian mobile, though it passes the NHS check.
+ */
+export function contactLine(text: string, start: number, end: number): boolean {
+  // The character before the number says which form can apply; most numbers have neither.
+  let i = start - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  const c = text.charCodeAt(i);
+  if (c === 0x2013 || c === 0x2014 || c === 40 /* ( */ || c === 45 /* - */) {
+    return NAME_BEFORE_RE.test(textBefore(text, start, 60));
+  }
+  return c === 10 && LINE_END_RE.test(text.slice(end, end + 8))
+    && NAME_LINE_ABOVE_RE.test(text.slice(Math.max(0, start - 80), start));
+}
+
 /** The context of the current candidate: one object reused for all, each answer computed at most once. */
 class CandidateContext implements PhoneContext {
   private text = '';
@@ -146,22 +163,10 @@ class CandidateContext implements PhoneContext {
   }
 
   phoneWords(wholeRun: boolean): boolean {
-    this.before ??= PHONE_WORDS_RE.test(textBeforeSinceNumber(this.text, this.start, 32)) || this.contactLine();
+    this.before ??= PHONE_WORDS_RE.test(textBeforeSinceNumber(this.text, this.start, 32)) || contactLine(this.text, this.start, this.end);
     if (this.before || !wholeRun) return this.before;
     this.after ??= hasContextAfter(this.text, this.end, 16, CONTEXT_AFTER_RE);
     return this.after;
-  }
-
-  private contactLine(): boolean {
-    // The character before the number says which form can apply; most numbers have neither.
-    let i = this.start - 1;
-    while (i >= 0 && (this.text.charCodeAt(i) === 32 || this.text.charCodeAt(i) === 9)) i--;
-    const c = this.text.charCodeAt(i);
-    if (c === 0x2013 || c === 0x2014 || c === 40 /* ( */ || c === 45 /* - */) {
-      return NAME_BEFORE_RE.test(textBefore(this.text, this.start, 60));
-    }
-    return c === 10 && LINE_END_RE.test(this.text.slice(this.end, this.end + 8))
-      && NAME_LINE_ABOVE_RE.test(this.text.slice(Math.max(0, this.start - 80), this.start));
   }
 
   amountAfter(): boolean {

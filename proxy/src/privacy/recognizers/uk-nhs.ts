@@ -1,14 +1,14 @@
 import { textBeforeSinceNumber } from '../context.js';
 import { RANK_CHECKSUM } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
-import { PHONE_WORDS_RE } from './phone.js';
+import { contactLine, PHONE_WORDS_RE } from './phone.js';
 
 // NHS number: 10 digits, the last a mod 11 check digit. About 1 in 11 random 10-digit runs passes the
 // check, and 10-digit ids and Unix timestamps are everywhere, so a candidate must be written the way NHS
 // numbers are (3-3-4 with one kind of separator, "943 476 5919") or have "NHS", "patient" (or CHI / H&C,
 // the Scottish and Northern Irish equivalents) just before it. A 3-3-4 run starting with 0 or introduced
-// as a phone number (in any of the seven languages: "Chiamami al 335 921 3874") is treated as a phone unless NHS
-// context says otherwise.
+// as a phone number (in any of the seven languages: "Chiamami al 335 921 3874", or in a contact line: "Salomone
+// Panico – 349 255 7988") is treated as a phone unless NHS context says otherwise.
 
 const NHS_RE = /(?<![\w+@.\/\-]|\d[ .\-])(\d{3})([ -]?)(\d{3})\2(\d{4})(?![\w@]|[.,\-\/]?\d)/g;
 // Without NHS context, a printed 3-3-4 followed by " 12" is likely part of a longer grouped number.
@@ -36,7 +36,7 @@ function find(text: string, out: Candidate[]): void {
     const before = textBeforeSinceNumber(text, m.index, 40);
     if (!NHS_CONTEXT_RE.test(before)) {
       if (m[2] === '' || digits.charCodeAt(0) === 48) continue;
-      if (PHONE_WORDS_RE.test(before) || MORE_GROUPS_RE.test(text.slice(end, end + 2))) continue;
+      if (PHONE_WORDS_RE.test(before) || contactLine(text, m.index, end) || MORE_GROUPS_RE.test(text.slice(end, end + 2))) continue;
     }
     out.push({ type: 'UK_NHS', start: m.index, end, rank: RANK_CHECKSUM });
   }

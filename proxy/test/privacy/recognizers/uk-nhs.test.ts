@@ -39,5 +39,9 @@ describe('privacy/recognizers/uk-nhs', () => {
     expect(find('+1-943-476-5919')).to.deep.equal([]);
     expect(find('Call me on 943 476 5919')).to.deep.equal([]);
     expect(find('Office 011 476 5006')).to.deep.equal([]); // valid check digit, but a leading 0 is a phone
+    // A contact line makes it a phone too; NHS context still wins.
+    expect(find('Salomone Panico – 943 476 5919')).to.deep.equal([]);
+    expect(find('Saluti,\nSalomone Panico\n943 476 5919\n')).to.deep.equal([]);
+    expect(find('Salomone Panico – NHS 943 476 5919')).to.deep.equal(['943 476 5919']);
   });
 });
