@@ -104,10 +104,17 @@ function wordsOf(name: string): string[] {
   return name.match(WORD_RE) ?? [];
 }
 
-/** A name with a stop or place word in it is none: "Hello World", "Hi Team", "Dear Victoria Station". */
+/** Months (and their abbreviations) that are also given names: "Jan Kowalski", "April Jones", "August Müller". */
+const MONTHS_THAT_ARE_NAMES: ReadonlySet<string> = new Set(['Jan', 'April', 'May', 'June', 'August']);
+
+/**
+ * A name with a stop or place word in it is none: "Hello World", "Hi Team", "Dear Victoria Station"; but a month
+ * that is also a given name may open one ("Jan Kowalski – 601 234 567").
+ */
 function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
-  if (words.some((w) => STOP_WORDS.has(w) || PLACE_WORDS.has(w))) return;
+  const stop = (w: string, i: number): boolean => STOP_WORDS.has(w) && !(i === 0 && words.length > 1 && MONTHS_THAT_ARE_NAMES.has(w));
+  if (words.some((w, i) => stop(w, i) || PLACE_WORDS.has(w))) return;
   out.push({ type: 'PERSON', start, end: start + name.length, rank: RANK_CONTEXT });
 }
 
@@ -169,6 +176,15 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     }
     while (next < context.length && (context[next]?.end ?? 0) <= start) next += 1;
     if (next < context.length && (context[next]?.start ?? Infinity) <= start) continue;
+    if (MONTHS_THAT_ARE_NAMES.has(word)) {
+      // A month is a given name only before a known surname ("Jan Kowalski", not "May Day" or "Jan 2024").
+      const end = monthNamedPerson(text, start, word);
+      if (end > 0) {
+        out.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
+        CAPITALISED_RE.lastIndex = end;
+      }
+      continue;
+    }
     if (STOP_WORDS.has(word)) continue;
     const cued = cuedName(text, start);
     if (cued > start) {
@@ -258,6 +274,15 @@ export function namesBeforeContacts(text: string, found: readonly Candidate[], o
     }
     pushContextName(nameStart, name, out);
   }
+}
+
+/** Where "Jan Kowalski" ends when `word` (a month that is also a given name) opens a name: before a known surname. */
+function monthNamedPerson(text: string, start: number, word: string): number {
+  SURNAME_RE.lastIndex = start + word.length;
+  const s = SURNAME_RE.exec(text);
+  if (s === null || (s[1] ?? '') !== '' || !SURNAME_SET.has(s[2] ?? '')) return -1;
+  const end = nameEnd(text, start, word, false, false);
+  return end > 0 && !inStreetAddress(text, start, end) ? end : -1;
 }
 
 /** "Charles de Gaulle airport", "Evans-Bonilla" (a firm's name or a double-barrelled surname: one cannot tell). */

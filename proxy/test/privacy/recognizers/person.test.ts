@@ -77,6 +77,15 @@ describe('privacy/recognizers/person', () => {
     expect(names('Rhodri Prothero\n– 07700 900123')).to.deep.equal([]);
   });
 
+  it('reads a month that is also a given name as one only before a known surname', () => {
+    expect(find('Jan Kowalski i Piotr Nowak przyjdą.')).to.deep.equal(['Jan Kowalski', 'Piotr Nowak']);
+    expect(find('Thanks to April Jones.')).to.deep.equal(['April Jones']);
+    for (const text of ['Jan 2024 invoices', 'May Day parade', 'Due 12 Jan.', 'August Bank Holiday']) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+    expect(detect('Jan Kowalski – 601-234-567').map((f) => f.value)).to.deep.equal(['Jan Kowalski', '601-234-567']);
+  });
+
   it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
     const cases: Array<[string, string]> = [
       ["Please send the contract to Siobhan O'Brien, 14 Acacia Avenue.", "Siobhan O'Brien"],
