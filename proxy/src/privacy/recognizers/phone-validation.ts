@@ -24,14 +24,13 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
 ];
 
 /**
- * Numbers printed the way their own country prints them ("06 12 34 56 78", "333 123 4567", "612 34 56 78",
+ * Numbers printed the way their own country prints them ("06 12 34 56 78", "338 5022016", "612 34 56 78",
  * "601-234-567", "020-1234567"): phones without a phone word when valid there; for Germany and France only
  * mobiles (the German plan accepts most digit strings after a 0, and "01 02 03 04 05" of a byte dump is a valid
  * Paris number). Only grouped shapes a country really uses: byte dumps, MAC addresses and zero-padded ids would
- * pass a looser rule, and three groups of three with
- * spaces are how French, Polish and Spanish text writes amounts ("612 345 678 visites"), and 3-3-4 with spaces is
- * an NHS number's shape, so those need context.
- * An ungrouped ten-digit number with a trunk 0 is valid in France, Italy and the Netherlands alike.
+ * pass a looser rule; three groups of three with spaces are how French, Polish and Spanish text writes amounts
+ * ("612 345 678 visites"), and 3-3-4 with spaces is an NHS number's shape, so those need context. An ungrouped
+ * ten-digit number with a trunk 0 is checked in France, Italy and the Netherlands, which all print them so.
  */
 const NATIONAL_SHAPES: ReadonlyArray<readonly [CountryCode, RegExp, 'MOBILE' | 'ANY']> = [
   ['DE', /^01[5-7]\d(?:[ \/-]\d{7,8}| \d{3} \d{2} \d{2,3})$/, 'MOBILE'],
