@@ -469,6 +469,20 @@ export const UNSEEN_NAME_SENTENCES: Readonly<Record<Language, readonly string[]>
 };
 
 /**
+ * Sentences around a phone number that the phone rules were not written against (written after them, as a
+ * speaker would put it, without consulting the rules' word lists): `{}` is the number.
+ */
+export const UNSEEN_PHONE_SENTENCES: Readonly<Record<Language, readonly string[]>> = {
+  en: ['If I am not at my desk, try {} after six.', 'The new extension for reception is {}.', 'Write {} on the delivery note, please.'],
+  de: ['Falls ich nicht im Büro bin, versuchen Sie es nach sechs unter {}.', 'Die neue Durchwahl der Rezeption ist {}.', 'Bitte {} auf den Lieferschein schreiben.'],
+  fr: ['Si je ne suis pas au bureau, essayez le {} après six heures.', 'Le nouveau poste de l’accueil est le {}.', 'Merci d’indiquer le {} sur le bon de livraison.'],
+  es: ['Si no estoy en la oficina, prueba el {} después de las seis.', 'La nueva extensión de recepción es el {}.', 'Por favor, escribe el {} en el albarán.'],
+  it: ['Se non sono in ufficio, prova il {} dopo le sei.', 'Il nuovo interno della reception è il {}.', 'Per favore, scrivi il {} sulla bolla di consegna.'],
+  pl: ['Jeśli nie ma mnie w biurze, spróbuj pod {} po szóstej.', 'Nowy numer wewnętrzny recepcji to {}.', 'Proszę wpisać {} na dowodzie dostawy.'],
+  nl: ['Als ik niet op kantoor ben, probeer dan {} na zessen.', 'Het nieuwe toestelnummer van de receptie is {}.', 'Zet {} alsjeblieft op de pakbon.'],
+};
+
+/**
  * Names the detector's lists do not hold (checked when the set is made): names of people of every heritage living
  * in each country, written for this evaluation. They measure what the detector does with a name it has never seen.
  */

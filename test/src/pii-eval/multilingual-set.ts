@@ -4,7 +4,7 @@ import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gatewa
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Prng } from '../support/prng.js';
 import * as extra from './extra-value-generators.js';
-import { HELD_OUT_NAMES, KITS, negativesOf, packageNames, UNSEEN_NAME_SENTENCES } from './languages.js';
+import { HELD_OUT_NAMES, KITS, negativesOf, packageNames, UNSEEN_NAME_SENTENCES, UNSEEN_PHONE_SENTENCES } from './languages.js';
 import type { Language, LanguageKit } from './languages.js';
 import { LabelledTextBuilder } from './labelled-text.js';
 import type { LabelledText } from './labelled-text.js';
@@ -189,6 +189,27 @@ export function generateUnseenSentenceSet(
         }
       }
       if (r.chance(0.3)) b.add(` ${r.pick(negatives)(r)}`);
+      samples.push({ ...b.build(), lang });
+    }
+  }
+  return samples;
+}
+
+/** PHONE only: per language, `perLanguage` texts of one sentence the phone rules were not written against. */
+export function generateUnseenPhoneSet(
+  seed = DEFAULT_MULTILINGUAL_SEED,
+  perLanguage = 200,
+  langs: readonly Language[] = Object.keys(KITS) as Language[],
+): LanguageSample[] {
+  const samples: LanguageSample[] = [];
+  for (const lang of langs) {
+    const r = new Prng(seed ^ 0xca11 ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
+    for (let i = 0; i < perLanguage; i++) {
+      const b = new LabelledTextBuilder();
+      for (const part of fill(r.pick(UNSEEN_PHONE_SENTENCES[lang]), ['PHONE', phone(r, KITS[lang])])) {
+        if (typeof part === 'string') b.add(part);
+        else b.value(part[0], part[1]);
+      }
       samples.push({ ...b.build(), lang });
     }
   }

@@ -1,6 +1,6 @@
 // `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set, on the generated
 // UK/EU set, and per type and language on the generated multilingual set (names from the package's lists, then
-// names the detector's lists lack), PERSON in sentences the name rules were not written against, and false
+// names the detector's lists lack), PERSON and PHONE in sentences their rules were not written against, and false
 // positives per 100 KB of generated agent prompts.
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --show-errors (prints each miss and false
@@ -12,7 +12,7 @@ import { generateAgentPrompts } from './agent-prompts.js';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
 import { LANGUAGES } from './languages.js';
 import type { Language } from './languages.js';
-import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSet, generateUnseenSentenceSet } from './multilingual-set.js';
+import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSet, generateUnseenPhoneSet, generateUnseenSentenceSet } from './multilingual-set.js';
 import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
@@ -124,7 +124,10 @@ function evaluateLanguages(options: Options, names: NameSource): string {
   return parts.join('\n');
 }
 
-/** PERSON in sentences the name rules were not written against, with faker's names and with held-out names. */
+/**
+ * PERSON in sentences the name rules were not written against, with faker's names and with held-out names; PHONE
+ * in sentences the phone rules were not written against.
+ */
 function evaluateUnseenSentences(options: Options): string {
   const parts: string[] = [];
   for (const names of ['package', 'held-out'] as const) {
@@ -140,6 +143,16 @@ function evaluateUnseenSentences(options: Options): string {
     if (errors.length > 0) parts.push(`unseen sentences, ${source}, errors:\n${errors.join('\n')}\n`);
     parts.push(formatLanguageMatrix(`sentences the name rules were not written against (200 per language), ${source}: precision / recall`, byLang, 'PERSON'));
   }
+  const phones = generateUnseenPhoneSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs);
+  const byLang = new Map<Language, Scores>();
+  const errors: string[] = [];
+  for (const lang of options.langs) {
+    const scores = emptyScores(PII_TYPES);
+    errors.push(...score(phones.filter((s) => s.lang === lang), scores, options.showErrors));
+    byLang.set(lang, scores);
+  }
+  if (errors.length > 0) parts.push(`unseen phone sentences, errors:\n${errors.join('\n')}\n`);
+  parts.push(formatLanguageMatrix('sentences the phone rules were not written against (200 per language): precision / recall', byLang, 'PHONE'));
   return parts.join('\n');
 }
 

@@ -4,6 +4,7 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 // The libphonenumber half of phone detection. Which check applies depends on how the number is written:
 //  - '+' prefix: possible for its country code;  '00' prefix: valid, or possible when grouped or in context;
 //  - printed the way France, Italy, Spain, Poland or the Netherlands print their numbers (or a German mobile),
+//    not in a byte dump,
 //    and valid there: a phone, context or not (NATIONAL_SHAPES);
 //  - trunk '0': valid in GB (the default region), or possible in GB when printed the UK way (Ofcom's drama
 //    ranges such as 07700 900123 are only "possible"), or valid in a neighbouring region with context;
@@ -24,17 +25,17 @@ const FALLBACK_REGIONS: readonly CountryCode[] = [
 ];
 
 /**
- * Numbers printed the way their own country prints them ("06 12 34 56 78", "338 5022016", "612 34 56 78",
- * "601-234-567", "020-1234567"): phones without a phone word when valid there; for Germany and France only
- * mobiles (the German plan accepts most digit strings after a 0, and "01 02 03 04 05" of a byte dump is a valid
- * Paris number). Only grouped shapes a country really uses: byte dumps, MAC addresses and zero-padded ids would
- * pass a looser rule; three groups of three with spaces are how French, Polish and Spanish text writes amounts
+ * Numbers printed the way their own country prints them ("01 42 68 53 00", "338 5022016", "612 34 56 78",
+ * "601-234-567", "020-1234567"): phones without a phone word when valid there; for Germany only mobiles (its
+ * plan accepts most digit strings after a 0). "01 02 03 04 05" is a valid Paris number, so a shape is no phone in
+ * a byte dump (PhoneContext.byteDump). Only grouped shapes a country really uses: MAC addresses and zero-padded
+ * ids would pass a looser rule; three groups of three with spaces are how French, Polish and Spanish text writes amounts
  * ("612 345 678 visites"), and 3-3-4 with spaces is an NHS number's shape, so those need context. An ungrouped
  * ten-digit number with a trunk 0 is checked in France, Italy and the Netherlands, which all print them so.
  */
 const NATIONAL_SHAPES: ReadonlyArray<readonly [CountryCode, RegExp, 'MOBILE' | 'ANY']> = [
   ['DE', /^01[5-7]\d(?:[ \/-]\d{7,8}| \d{3} \d{2} \d{2,3})$/, 'MOBILE'],
-  ['FR', /^0[67](?:( |\.|-)\d{2}(?:\1\d{2}){3})$/, 'MOBILE'],
+  ['FR', /^0[1-9](?:( |\.|-)\d{2}(?:\1\d{2}){3})$/, 'ANY'],
   ['NL', /^0(?:6[ -]\d{8}|6([ -])\d{4}\1\d{4}|[1-57-9]\d[ -]\d{7}|[1-57-9]\d[ -]\d{3}[ -]\d{4}|[1-57-9]\d{2}[ -]\d{6})$/, 'ANY'],
   ['IT', /^(?:3\d{2}[ -]\d{7}|0\d{1,3}(?:[ \/-]\d{6,8}| \d{4} \d{4}))$/, 'ANY'],
   ['ES', /^[6-9]\d{2}(?:( |\.|-)\d{2}\1\d{2}\1\d{2}|-\d{3}-\d{3})$/, 'ANY'],
@@ -51,6 +52,8 @@ export interface PhoneContext {
   otherLabel(): boolean;
   /** A currency or unit right after the number makes it an amount ("612 34 56 78 Euro"). */
   amountAfter(): boolean;
+  /** The number is bytes printed in decimal ("<Buffer 01 02 03 04 05>", "bytes: 01 02 …"). */
+  byteDump(): boolean;
 }
 
 export class PhoneValidator {
@@ -67,7 +70,7 @@ export class PhoneValidator {
     // "+48 …" and "(+48) …": an international number, possible for its country code.
     if (main.charCodeAt(0) === 43 /* + */ || main.startsWith('(+')) return this.parse(`+${digits}`)?.isPossible() === true;
     // A shorter part of a longer run ("01 02 03 04 05" of a byte dump) is no national number by its shape.
-    if (wholeRun && this.nationalShape(main, digits) && !around.otherLabel() && !around.amountAfter()) return true;
+    if (wholeRun && this.nationalShape(main, digits) && !around.otherLabel() && !around.amountAfter() && !around.byteDump()) return true;
     const context = (): boolean => around.phoneWords(wholeRun);
     const nanpShaped = NANP_SHAPE_RE.test(main);
     const strong = digits.charCodeAt(0) === 48 /* 0 */ || nanpShaped;

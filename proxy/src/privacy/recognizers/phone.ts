@@ -56,6 +56,10 @@ export const PHONE_WORDS_RE = wordsRe([
 const NAME = String.raw`\p{Lu}[\p{L}'’]*\p{Ll}(?:[ -](?:(?:de|van|von|der|den|la|le|di|da|del|dos|du|ter|ten) )*\p{Lu}[\p{L}'’]*\p{Ll}){1,3}`;
 const NAME_BEFORE_RE = new RegExp(String.raw`(?<![\p{L}\p{N}_])${NAME}[ \t]?[–—(-][ \t]?$`, 'u');
 const AMOUNT_AFTER_RE = /^[ \t\u00a0]?(?:[€$£%]|(?:eur|euros?|zł|zl|złotych|pln|gbp|usd|chf|pièces|stück|szt|pcs|units?)(?![\p{L}\p{N}]))/iu;
+// Bytes printed in decimal: a Node Buffer, a "bytes:" or "hex" dump, a MAC address (its hex groups go on after
+// the digits), an array or a tag around the digits.
+const BYTE_DUMP_BEFORE_RE = /(?:buffer|bytes?|hex|dump|payload|mac|[<[{])[:=]?[ \t]*$/i;
+const BYTE_DUMP_AFTER_RE = /^(?:[ \t]*[>\]}]|[-:.][0-9a-f]{2}(?![0-9a-z]))/i;
 const LINE_END_RE = /^[ \t]*(?:\r?\n|$)/;
 const NAME_LINE_ABOVE_RE = new RegExp(String.raw`,[ \t]*\n[ \t]*${NAME}[ \t]*\n[ \t]*$`, 'u');
 const CONTEXT_AFTER_RE = /^[ \t\-,(]{0,3}(?:office|mobile|mob|fax|home|work|cell|tel|phone|desk|landline)\b/i;
@@ -171,6 +175,11 @@ class CandidateContext implements PhoneContext {
 
   amountAfter(): boolean {
     return AMOUNT_AFTER_RE.test(this.text.slice(this.end, this.end + 12));
+  }
+
+  byteDump(): boolean {
+    return BYTE_DUMP_BEFORE_RE.test(textBefore(this.text, this.start, 24, 'line'))
+      || BYTE_DUMP_AFTER_RE.test(this.text.slice(this.end, this.end + 4));
   }
 
   otherLabel(): boolean {

@@ -54,10 +54,13 @@ describe('privacy/recognizers/phone in seven languages', () => {
     expect(find('Rayan Stern – 0157 41816747')).to.deep.equal(['0157 41816747']);
     expect(find('Fleur Bosch – 06-12345678')).to.deep.equal(['06-12345678']);
     expect(find('Edgard Hubert – 06 08 40 79 40')).to.deep.equal(['06 08 40 79 40']);
-    // Only these shapes (and for Germany and France only mobiles): byte dumps, MAC addresses, zero-padded ids,
-    // versions and invoices are not.
+    expect(find('Le standard est le 01 42 68 53 00.')).to.deep.equal(['01 42 68 53 00']);
+    // Only these shapes (and for Germany only mobiles): byte dumps, MAC addresses, zero-padded ids, versions and
+    // invoices are not.
     for (const text of [
       '// Prints: <Buffer 01 02 03 04 05>',
+      'bytes: 01 42 68 53 00',
+      'const header = [01 42 68 53 00]',
       'mac 01-23-45-67-89-ab',
       'Build 0123 4567890',
       'commit 0800 2000 0000',
