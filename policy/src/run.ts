@@ -102,6 +102,7 @@ export async function runPolicy(
       keys.stop();
       lastUsed.stop();
       await counters.close();
+      ledger.flush();
       db.close();
     },
   };

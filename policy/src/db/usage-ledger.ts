@@ -1,7 +1,7 @@
 import type { Environment, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
 import { UPSERT_TOTALS } from './usage-totals.js';
-import { WriteBatcher } from './write-batcher.js';
+import { WriteBatcher, type BatchWindow } from './write-batcher.js';
 
 export interface LedgerEntry {
   request_id: string;
@@ -20,6 +20,14 @@ export interface LedgerEntry {
   /** start of the billing period the request belongs to */
   period_start_ms: number;
 }
+
+/**
+ * How long ledger writes wait for company before they are committed together. Each commit costs a WAL append
+ * per page touched plus its locks whatever it carries, and one turn of the event loop rarely holds more than
+ * one report. The window also delays the counting of a report's units into the allowance (it follows the
+ * commit) by at most this long, which is why it is kept to a couple of milliseconds.
+ */
+export const LEDGER_WINDOW: BatchWindow = { windowMs: 2, maxItems: 64 };
 
 type LedgerWrite = { kind: 'record'; entry: LedgerEntry } | { kind: 'mark'; requestId: string };
 
@@ -49,7 +57,7 @@ export class UsageLedger {
   private readonly markPeriod;
   private readonly recordTx;
   private readonly seedTx;
-  /** Reports to record and rows to mark counted, gathered per event-loop turn into one transaction. */
+  /** Reports to record and rows to mark counted, gathered per window into one transaction. */
   private readonly batch: WriteBatcher<LedgerWrite, boolean>;
 
   constructor(
@@ -57,6 +65,7 @@ export class UsageLedger {
     private readonly now: () => number = Date.now,
     /** Hears the duration (seconds) of each batched ledger write. */
     onWritten: (seconds: number) => void = () => undefined,
+    window: BatchWindow = LEDGER_WINDOW,
   ) {
     this.insert = db.prepare(
       `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
@@ -93,13 +102,13 @@ export class UsageLedger {
       if (inserted) this.upsertTotals.run(entry);
       return inserted;
     });
-    // One commit per turn for both kinds of write: a report's row and the counted mark of an earlier one touch
+    // One commit per window for both kinds of write: a report's row and the counted mark of an earlier one touch
     // the same pages, and each commit costs a WAL write per page plus its locks (~10 pwrite64 per report with
     // two batches, measured with strace -c under bench load).
     const applyAll = db.transaction((writes: LedgerWrite[]): boolean[] =>
       writes.map((w) => (w.kind === 'record' ? this.recordTx(w.entry) : this.markOne.run(w.requestId).changes === 1)),
     );
-    this.batch = new WriteBatcher((writes) => applyAll.immediate(writes), onWritten);
+    this.batch = new WriteBatcher((writes) => applyAll.immediate(writes), window, onWritten);
     this.seedTx = db.transaction((accountId: string, startMs: number, endMs: number): number => {
       this.markPeriod.run(accountId, startMs, endMs);
       return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
@@ -111,7 +120,7 @@ export class UsageLedger {
     return this.recordTx.immediate(entry);
   }
 
-  /** record(), with the other reports of this turn of the event loop, in one transaction. */
+  /** record(), with the other writes of its window, in one transaction. */
   recordSoon(entry: LedgerEntry): Promise<boolean> {
     return this.batch.add({ kind: 'record', entry });
   }
@@ -138,9 +147,14 @@ export class UsageLedger {
     this.markOne.run(requestId);
   }
 
-  /** markCounted(), with the others of this turn of the event loop, in one transaction. */
+  /** markCounted(), with the other writes of its window, in one transaction. */
   async markCountedSoon(requestId: string): Promise<void> {
     await this.batch.add({ kind: 'mark', requestId });
+  }
+
+  /** Commits the writes waiting for their window now (shutdown, before the database closes). */
+  flush(): void {
+    this.batch.flush();
   }
 
   byModel(accountId: string, environment: Environment, startMs: number): ModelTotals[] {
