@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import {
   GatewayError,
   NotFoundError,
+  POLICY_SERVICE_NAME,
   ServiceUnavailableError,
   denialFromError,
   loadPolicyPackageDefinition,
@@ -27,6 +28,7 @@ import { callableModels } from './decision-rules.js';
 import { dependenciesOk } from './health.js';
 import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
+import { eagerSendInterceptor } from './eager-send-interceptor.js';
 import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelPage } from './models-list.js';
 import { usageSummary } from './usage-summary.js';
@@ -138,6 +140,8 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
   };
 }
 
+const SESSION_PATH = `/${POLICY_SERVICE_NAME}/Session`;
+
 /** The Policy gRPC service: thin handlers over the decision service. */
 export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void; openSessions: () => number } {
   const { decisions, keys, catalogue, ledger, log } = deps;
@@ -153,7 +157,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
     gateway: { policy: { v1: { Policy: grpc.ServiceClientConstructor } } };
   }).gateway.policy.v1.Policy.service;
 
-  const server = new grpc.Server();
+  const server = new grpc.Server({ interceptors: [eagerSendInterceptor([SESSION_PATH])] });
   server.addService(service, {
     Session: (call: grpc.ServerDuplexStream<SessionRequest, SessionResponse>) => {
       const handle: SessionHandle = serveSession(deps, call, () => sessions.delete(handle));
