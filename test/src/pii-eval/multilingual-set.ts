@@ -63,6 +63,14 @@ function iban(r: Prng, country: string): string {
 type Part = string | [PiiType, string];
 type Segment = Part[];
 
+/** Appends a segment's text and labelled values to `b`. */
+function addSegment(b: LabelledTextBuilder, segment: Segment): void {
+  for (const part of segment) {
+    if (typeof part === 'string') b.add(part);
+    else b.value(part[0], part[1]);
+  }
+}
+
 function fill(template: string, value: [PiiType, string]): Segment {
   const at = template.indexOf('{}');
   return [template.slice(0, at), value, template.slice(at + 2)];
@@ -149,10 +157,7 @@ export function generateMultilingualSet(
       for (let s = 0; s < segments; s++) {
         if (s > 0) b.add(r.pick([' ', '\n', '\n\n']));
         if (r.chance(0.6)) {
-          for (const part of positive(r, lang, names)) {
-            if (typeof part === 'string') b.add(part);
-            else b.value(part[0], part[1]);
-          }
+          addSegment(b, positive(r, lang, names));
         } else {
           b.add(r.pick(negatives)(r));
         }
@@ -183,10 +188,7 @@ export function generateUnseenSentenceSet(
       const sentences = r.int(1, 2);
       for (let s = 0; s < sentences; s++) {
         if (s > 0) b.add(r.pick([' ', '\n']));
-        for (const part of fill(r.pick(UNSEEN_NAME_SENTENCES[lang]), ['PERSON', `${r.pick(names.given)} ${r.pick(names.surnames)}`])) {
-          if (typeof part === 'string') b.add(part);
-          else b.value(part[0], part[1]);
-        }
+        addSegment(b, fill(r.pick(UNSEEN_NAME_SENTENCES[lang]), ['PERSON', `${r.pick(names.given)} ${r.pick(names.surnames)}`]));
       }
       if (r.chance(0.3)) b.add(` ${r.pick(negatives)(r)}`);
       samples.push({ ...b.build(), lang });
@@ -206,10 +208,7 @@ export function generateUnseenPhoneSet(
     const r = new Prng(seed ^ 0xca11 ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
     for (let i = 0; i < perLanguage; i++) {
       const b = new LabelledTextBuilder();
-      for (const part of fill(r.pick(UNSEEN_PHONE_SENTENCES[lang]), ['PHONE', phone(r, KITS[lang])])) {
-        if (typeof part === 'string') b.add(part);
-        else b.value(part[0], part[1]);
-      }
+      addSegment(b, fill(r.pick(UNSEEN_PHONE_SENTENCES[lang]), ['PHONE', phone(r, KITS[lang])]));
       samples.push({ ...b.build(), lang });
     }
   }

@@ -124,6 +124,19 @@ function evaluateLanguages(options: Options, names: NameSource): string {
   return parts.join('\n');
 }
 
+/** One type's precision / recall per language on `set`, its errors first when asked for. */
+function languageMatrix(options: Options, set: readonly LanguageSample[], type: PiiType, title: string, errorsTitle: string): string {
+  const byLang = new Map<Language, Scores>();
+  const errors: string[] = [];
+  for (const lang of options.langs) {
+    const scores = emptyScores(PII_TYPES);
+    errors.push(...score(set.filter((s) => s.lang === lang), scores, options.showErrors));
+    byLang.set(lang, scores);
+  }
+  const matrix = formatLanguageMatrix(title, byLang, type);
+  return errors.length > 0 ? `${errorsTitle}, errors:\n${errors.join('\n')}\n\n${matrix}` : matrix;
+}
+
 /**
  * PERSON in sentences the name rules were not written against, with faker's names and with held-out names; PHONE
  * in sentences the phone rules were not written against.
@@ -131,28 +144,12 @@ function evaluateLanguages(options: Options, names: NameSource): string {
 function evaluateUnseenSentences(options: Options): string {
   const parts: string[] = [];
   for (const names of ['package', 'held-out'] as const) {
-    const set = generateUnseenSentenceSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs, names);
-    const byLang = new Map<Language, Scores>();
-    const errors: string[] = [];
-    for (const lang of options.langs) {
-      const scores = emptyScores(PII_TYPES);
-      errors.push(...score(set.filter((s) => s.lang === lang), scores, options.showErrors));
-      byLang.set(lang, scores);
-    }
     const source = names === 'package' ? "faker's names" : 'held-out names';
-    if (errors.length > 0) parts.push(`unseen sentences, ${source}, errors:\n${errors.join('\n')}\n`);
-    parts.push(formatLanguageMatrix(`sentences the name rules were not written against (200 per language), ${source}: precision / recall`, byLang, 'PERSON'));
+    parts.push(languageMatrix(options, generateUnseenSentenceSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs, names), 'PERSON',
+      `sentences the name rules were not written against (200 per language), ${source}: precision / recall`, `unseen sentences, ${source}`));
   }
-  const phones = generateUnseenPhoneSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs);
-  const byLang = new Map<Language, Scores>();
-  const errors: string[] = [];
-  for (const lang of options.langs) {
-    const scores = emptyScores(PII_TYPES);
-    errors.push(...score(phones.filter((s) => s.lang === lang), scores, options.showErrors));
-    byLang.set(lang, scores);
-  }
-  if (errors.length > 0) parts.push(`unseen phone sentences, errors:\n${errors.join('\n')}\n`);
-  parts.push(formatLanguageMatrix('sentences the phone rules were not written against (200 per language): precision / recall', byLang, 'PHONE'));
+  parts.push(languageMatrix(options, generateUnseenPhoneSet(DEFAULT_MULTILINGUAL_SEED, 200, options.langs), 'PHONE',
+    'sentences the phone rules were not written against (200 per language): precision / recall', 'unseen phone sentences'));
   return parts.join('\n');
 }
 
