@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
 import { AGENT_PROMPT_MIN_BYTES, generateAgentPrompts } from './agent-prompts.js';
-import { HELD_OUT_NAMES, LANGUAGES } from './languages.js';
-import { generateMultilingualSet, heldOutNames } from './multilingual-set.js';
+import { HELD_OUT_NAMES, KITS, LANGUAGES } from './languages.js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { generateMultilingualSet, generateUnseenPhoneSet, generateUnseenSentenceSet, heldOutNames } from './multilingual-set.js';
 
 describe('privacy/eval/multilingual-set', () => {
   it('is deterministic for a seed and labels spans inside the text, without overlaps', () => {
@@ -46,6 +47,26 @@ describe('privacy/eval/multilingual-set', () => {
         }
       }
     }
+  });
+
+  it('puts held-out names and valid national numbers into the unseen sentences, one labelled value a sentence', () => {
+    const names = generateUnseenSentenceSet(9, 30, LANGUAGES, 'held-out');
+    for (const s of names) {
+      const held = heldOutNames(s.lang);
+      expect(s.spans.length).to.be.within(1, 2);
+      for (const g of s.spans) {
+        expect(g.type).to.equal('PERSON');
+        const value = s.text.slice(g.start, g.end);
+        expect(held.given.some((n) => value.startsWith(`${n} `)) && held.surnames.some((n) => value.endsWith(` ${n}`)), value).to.equal(true);
+      }
+    }
+    for (const s of generateUnseenPhoneSet(9, 30)) {
+      expect(s.spans.map((g) => g.type)).to.deep.equal(['PHONE']);
+      const g = s.spans[0];
+      const digits = s.text.slice(g?.start, g?.end).replace(/[^\d+]/g, '');
+      expect(parsePhoneNumberFromString(digits, KITS[s.lang].region)?.isValid(), `${s.lang} ${digits}`).to.equal(true);
+    }
+    expect(generateUnseenPhoneSet(9, 30)).to.deep.equal(generateUnseenPhoneSet(9, 30));
   });
 
   it('makes agent prompts of at least 20 KB with labelled values where the text has them', () => {
