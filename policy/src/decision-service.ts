@@ -190,13 +190,28 @@ export class DecisionService {
    * The release is issued first, before anything this method awaits: on a proxy's ordered decision stream,
    * the proxy's next decision then reaches the counter store after it, so a client that starts its next
    * request at once never finds its own finished request still holding the slot.
+   * Settle, then count: the release does not drop an overage reservation but settles it to the real units (in
+   * the period the request finished in), and admissions keep counting it until addUsed moves those units into
+   * the used counter and removes it in one atomic step. Dropping it at release would leave a gap (the ledger
+   * window, a Redis round trip, a retried report) in which an admission saw neither figure and could pass
+   * the ceiling. Should addUsed never succeed, the settled reservation lapses with the lease's expiry.
    * The ledger write and the counter update are two steps: a row whose counter update failed stays marked
    * uncounted, and the retried report (the proxy retries until it is taken) counts it then.
    */
   async report(r: UsageReport): Promise<UsageAck> {
+    // Pure computations only before the release: nothing may be awaited ahead of it.
+    const units = billableUnits(r.usage);
+    const live = r.environment === 'live';
+    const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
+    const account = this.d.keys.accountOf(r.account_id);
+    const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
     const released = r.lease_id === ''
       ? Promise.resolve()
-      : this.d.counters.release({ scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id }, this.now());
+      : this.d.counters.release(
+          { scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id },
+          this.now(),
+          { units, periodId: period.id },
+        );
     // Awaited below; marked handled now in case the ledger write throws first.
     released.catch(() => undefined);
     const model = this.d.catalogue.resolve(r.model);
@@ -204,11 +219,6 @@ export class DecisionService {
       // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
       this.d.log.error({ model: r.model, request_id: r.request_id }, 'usage report for a model not in the catalogue');
     }
-    const units = billableUnits(r.usage);
-    const live = r.environment === 'live';
-    const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
-    const account = this.d.keys.accountOf(r.account_id);
-    const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
     const entry: LedgerEntry = {
       request_id: r.request_id,
       account_id: r.account_id,
@@ -230,8 +240,8 @@ export class DecisionService {
     try {
       await released;
       // A row written just now is known without reading it back; a replayed report looks its row up.
-      if (!recorded) await this.countIntoAllowance(r.request_id, period);
-      else if (awaitsCounting(entry)) await this.countIntoAllowance(r.request_id, period, entry);
+      if (!recorded) await this.countIntoAllowance(r.request_id, r.lease_id, period);
+      else if (awaitsCounting(entry)) await this.countIntoAllowance(r.request_id, r.lease_id, period, entry);
     } catch (err) {
       // The row is in the ledger; the counter step is retried with the report (the proxy keeps it until taken).
       throw new ServiceUnavailableError('The gateway cannot reach its counter store; the report will be retried.', { cause: err });
@@ -241,9 +251,16 @@ export class DecisionService {
 
   private readonly counting = new Set<string>();
 
-  /** Adds a ledger row's units to the allowance counter if they are not in it yet. */
+  /**
+   * Adds a ledger row's units to the allowance counter if they are not in it yet, and with them removes the
+   * reservation the lease's release settled to those units. A row already counted (a replay, or one included
+   * by a rebuild from the ledger) is not sent again; a settled reservation left behind then (its first
+   * addUsed failed, then a rebuild counted the row) is held until the lease's expiry: counted twice for that
+   * while, which only refuses early (fail closed).
+   */
   private async countIntoAllowance(
     requestId: string,
+    leaseId: string,
     period: BillingPeriod,
     fresh?: { account_id: string; billable_units: number },
   ): Promise<void> {
@@ -257,6 +274,7 @@ export class DecisionService {
         { accountId: row.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
         row.billable_units,
         requestId,
+        leaseId === '' ? undefined : leaseId,
       );
       await this.d.ledger.markCountedSoon(requestId);
     } finally {

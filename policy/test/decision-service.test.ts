@@ -25,18 +25,35 @@ class FlakyCounters extends MemoryCounterStore {
   }
 }
 
+/** The in-process store, whose addUsed waits while `gate` is set (a slow Redis, or a report being retried). */
+class GatedCounters extends MemoryCounterStore {
+  gate: Promise<void> | undefined;
+  open: () => void = () => undefined;
+  private arrived: () => void = () => undefined;
+  /** Resolves when an addUsed is waiting at the gate. */
+  readonly blocked = new Promise<void>((resolve) => (this.arrived = resolve));
+  override async addUsed(...args: Parameters<CounterStore['addUsed']>): Promise<void> {
+    if (this.gate !== undefined) {
+      this.arrived();
+      await this.gate;
+    }
+    return super.addUsed(...args);
+  }
+}
+
 describe('decision service: the ledger and the allowance counter agree', function () {
   let dir: string;
   let db: Db;
   let ledger: UsageLedger;
   let keys: KeyCache;
+  let admin: AdminStore;
   let accountId: string;
   let keyId: string;
 
   beforeEach(function () {
     dir = mkdtempSync(join(tmpdir(), 'gw-ds-'));
     db = openDatabase(join(dir, 'g.sqlite'));
-    const admin = new AdminStore(db);
+    admin = new AdminStore(db);
     admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
     accountId = admin.createAccount('a', 'p').id;
     keyId = admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).record.id;
@@ -93,6 +110,41 @@ describe('decision service: the ledger and the allowance counter agree', functio
     expect(await fresh.used(periodOf())).to.equal(120);
     await service(fresh).report(report('r2', 40, 60));
     expect(await fresh.used(periodOf())).to.equal(120);
+  });
+
+  it('keeps the overage ceiling while a finished request waits for its units to be counted (settle, then count)', async function () {
+    // allowance 1000 + ceiling 100: a request is admitted while used + reserved + its worst case ≤ 1100.
+    admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1000, overage_allowed: true, overage_ceiling: 100, models: null });
+    const overAccount = admin.createAccount('o', 'o').id;
+    const { key } = admin.createKey({ account_id: overAccount, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    const counters = new GatedCounters((a, s, e) => ledger.seedUsedUnits(a, s, e));
+    const ds = service(counters);
+    const decide = (maxTokens: number) => ds.decide({
+      caller: { api_key: key, source_ip: '203.0.113.9', request_id: 'r' },
+      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: maxTokens, input_tokens_estimate: 100,
+    });
+
+    const first = await decide(500); // reserves 100 + 500 = 600
+    expect(first.outcome).to.equal('allow');
+    counters.gate = new Promise((resolve) => (counters.open = resolve));
+    const reported = ds.report({
+      ...report('r1', 300, 200), account_id: overAccount, key_id: first.allow!.key.key_id, lease_id: first.allow!.lease_id, reserved_units: 600,
+    });
+    await counters.blocked; // the ledger row is committed; its units are not in the used counter yet
+    // Settled to 500: a worst case of 601 would pass the ceiling (it was admitted when the release dropped the
+    // reservation), one of 600 fits exactly (it was refused while the 600 reservation was still held).
+    expect((await decide(501)).deny?.http_status).to.equal(402);
+    const fitting = await decide(500);
+    expect(fitting.outcome).to.equal('allow');
+    await ds.report({ ...report('r2', 0, 0), account_id: overAccount, key_id: first.allow!.key.key_id, lease_id: fitting.allow!.lease_id });
+
+    counters.open();
+    await reported;
+    const p = billingPeriod(Date.now());
+    expect(await counters.used({ accountId: overAccount, periodId: p.id, periodStartMs: p.startMs, periodEndMs: p.endMs })).to.equal(500);
+    // Counted once: 500 used and nothing reserved.
+    expect((await decide(501)).deny?.http_status).to.equal(402);
+    expect((await decide(500)).outcome).to.equal('allow');
   });
 
   it('keeps per-period totals equal to the ledger\'s rows', async function () {

@@ -30,7 +30,7 @@ export interface AllowanceSpec {
   overageAllowed: boolean;
   /** billable units allowed past the allowance when overage is on */
   ceiling: number;
-  /** the request's worst case, reserved until it settles (overage plans); 0 otherwise */
+  /** the request's worst case, reserved until its real usage is counted (overage plans); 0 otherwise */
   reserveUnits: number;
 }
 
@@ -53,19 +53,51 @@ export interface LeaseRef {
   leaseId: string;
 }
 
+/**
+ * What a finished request really used, handed to release(): its overage reservation becomes this figure (a
+ * settled reservation) until addUsed() moves it into the period's used counter.
+ */
+export interface Settlement {
+  /** the request's real billable units */
+  units: number;
+  /** the billing period the units are counted in (the period the request finished in) */
+  periodId: string;
+}
+
+/*
+ * Settle, then count (overage plans). A request's units reach the used counter only after its ledger row is
+ * committed, some milliseconds after its lease is released. So that no admission in that gap sees neither the
+ * reservation nor the real usage (and lets spend pass the ceiling), release() does not drop the reservation: it
+ * replaces the worst case with the real units, still counted by admit(), and addUsed() removes that settled
+ * reservation in the same atomic step as it adds the units to `used`. Each unit is thus counted at least once
+ * and, once addUsed has run, exactly once.
+ */
 export interface CounterStore {
   admit(request: AdmitRequest): Promise<AdmitResult>;
   /** The binding window's position without counting anything. */
   peekWindows(windows: WindowSpec[], nowMs: number): Promise<WindowPosition>;
   /** Extends live leases; resolves with the ids it no longer holds. */
   renew(leases: LeaseRef[], ttlMs: number, nowMs: number): Promise<string[]>;
-  /** Frees a lease and its reservation. Idempotent. */
-  release(lease: LeaseRef, nowMs: number): Promise<void>;
+  /**
+   * Frees a lease's concurrency slot at once. Its reservation, if it holds one, is settled to `settled.units`
+   * (kept, counted by admit, with the lease's expiry) when those are above 0, and dropped otherwise (no
+   * settlement, or 0 units). Idempotent: only a reservation still held is converted; a lease that holds none
+   * (already released, test traffic, a plan without overage) gets none.
+   */
+  release(lease: LeaseRef, nowMs: number, settled?: Settlement): Promise<void>;
   /**
    * Adds settled usage to a period's counter, only if the counter is present (a missing one is rebuilt from the
    * ledger, which already holds the row). With a request id it is idempotent: the same request adds once.
+   * With a lease id, the settled reservation release() left for that lease is removed in the same atomic step,
+   * whether or not anything is added (when the counter is missing, the ledger rebuild counts the row; when the
+   * request was added before, its units are in the counter already).
    */
-  addUsed(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>, units: number, requestId?: string): Promise<void>;
+  addUsed(
+    spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>,
+    units: number,
+    requestId?: string,
+    leaseId?: string,
+  ): Promise<void>;
   /** Units used this period, as the counters hold them (rebuilt from the ledger when missing). */
   used(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>): Promise<number>;
   /** Leases held now in a scope. */

@@ -1,4 +1,4 @@
-import type { AdmitRequest, AdmitResult, CounterStore, LeaseRef, WindowPosition, WindowSpec } from './counter-store.js';
+import type { AdmitRequest, AdmitResult, CounterStore, LeaseRef, Settlement, WindowPosition, WindowSpec } from './counter-store.js';
 import type { PolicyMetrics } from '../policy-metrics.js';
 
 type PeriodSpec = Parameters<CounterStore['used']>[0];
@@ -38,15 +38,15 @@ export class InstrumentedCounterStore implements CounterStore {
     return gone;
   }
 
-  release(lease: LeaseRef, nowMs: number): Promise<void> {
+  release(lease: LeaseRef, nowMs: number, settled?: Settlement): Promise<void> {
     // Sent before anything is awaited: a release must reach the store in the order the caller issued it.
-    const done = this.timed('release', this.inner.release(lease, nowMs));
+    const done = this.timed('release', this.inner.release(lease, nowMs, settled));
     this.leases.delete(lease.leaseId);
     return done;
   }
 
-  addUsed(spec: PeriodSpec, units: number, requestId?: string): Promise<void> {
-    return this.timed('add_used', this.inner.addUsed(spec, units, requestId));
+  addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
+    return this.timed('add_used', this.inner.addUsed(spec, units, requestId, leaseId));
   }
 
   used(spec: PeriodSpec): Promise<number> {

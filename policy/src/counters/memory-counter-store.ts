@@ -7,6 +7,7 @@ import {
   type AllowanceSpec,
   type CounterStore,
   type LeaseRef,
+  type Settlement,
   type UsedUnitsLoader,
   type WindowPosition,
   type WindowSpec,
@@ -20,12 +21,23 @@ interface Lease {
   reservedUnits: number;
 }
 
+/** A released lease's reservation, settled to the real units, waiting for addUsed (see CounterStore). */
+interface SettledReservation {
+  accountId: string;
+  periodId: string;
+  units: number;
+  /** the lease's expiry: dropped by admit after it, should addUsed never come */
+  expiresMs: number;
+}
+
 type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
 
 /** In-process counters: the embedded default for a single node. Synchronous inside, so admit() is atomic. */
 export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, { index: number; count: number }>();
   private readonly leases = new Map<string, Lease>();
+  /** By lease id: reservations of released leases whose units are not in `usedByPeriod` yet. */
+  private readonly settled = new Map<string, SettledReservation>();
   private readonly usedByPeriod = new Map<string, number>();
   /** Requests whose units were added (for an hour), so a repeated addUsed adds nothing. */
   private readonly applied = new Map<string, number>();
@@ -85,15 +97,28 @@ export class MemoryCounterStore implements CounterStore {
     return unknown;
   }
 
-  async release(lease: LeaseRef): Promise<void> {
-    this.leases.delete(lease.leaseId);
+  async release(ref: LeaseRef, _nowMs: number, settled?: Settlement): Promise<void> {
+    const lease = this.leases.get(ref.leaseId);
+    this.leases.delete(ref.leaseId);
+    // Only a reservation still held is settled; a lease holding none (already released, test traffic, no
+    // overage) gets none, and 0 real units drop it.
+    if (lease === undefined || lease.accountId === null || lease.reservedUnits <= 0) return;
+    if (settled === undefined || !(settled.units > 0)) return;
+    this.settled.set(ref.leaseId, {
+      accountId: lease.accountId,
+      periodId: settled.periodId,
+      units: Math.ceil(settled.units),
+      expiresMs: lease.expiresMs,
+    });
   }
 
   /**
    * Adds only to a counter already held. A missing one is loaded from the ledger when next read, and the ledger
    * already holds this usage (it is written before addUsed): loading then adding would count it twice.
+   * The lease's settled reservation goes in the same step, whether or not anything is added.
    */
-  async addUsed(spec: PeriodSpec, units: number, requestId?: string): Promise<void> {
+  async addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
+    if (leaseId !== undefined) this.settled.delete(leaseId);
     const k = usedKey(spec);
     const held = this.usedByPeriod.get(k);
     if (held === undefined) return;
@@ -120,6 +145,7 @@ export class MemoryCounterStore implements CounterStore {
 
   async close(): Promise<void> {
     this.leases.clear();
+    this.settled.clear();
   }
 
   /** The binding window: the one with the fewest requests left. */
@@ -154,10 +180,15 @@ export class MemoryCounterStore implements CounterStore {
     return n;
   }
 
+  /** Worst cases of the requests in flight plus the settled units of those released but not yet counted. */
   private reserved(accountId: string, periodId: string, nowMs: number): number {
     let n = 0;
     for (const lease of this.leases.values()) {
       if (lease.expiresMs > nowMs && lease.accountId === accountId && lease.periodId === periodId) n += lease.reservedUnits;
+    }
+    for (const [id, s] of this.settled) {
+      if (s.expiresMs <= nowMs) this.settled.delete(id);
+      else if (s.accountId === accountId && s.periodId === periodId) n += s.units;
     }
     return n;
   }

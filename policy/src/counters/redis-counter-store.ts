@@ -7,6 +7,7 @@ import {
   type AllowanceSpec,
   type CounterStore,
   type LeaseRef,
+  type Settlement,
   type UsedUnitsLoader,
   type WindowPosition,
   type WindowSpec,
@@ -107,15 +108,26 @@ export class RedisCounterStore implements CounterStore {
     return leases.map((l) => l.leaseId).filter((id) => gone.has(id));
   }
 
-  async release(lease: LeaseRef): Promise<void> {
-    await releaseScript.run(this.client, this.leaseKeys(lease.scope), [lease.leaseId]);
+  async release(lease: LeaseRef, _nowMs: number, settled?: Settlement): Promise<void> {
+    // Never refused over a bad figure (billable units are whole numbers anyway): the slot must be freed.
+    const units = settled !== undefined && Number.isFinite(settled.units) && settled.units > 0 ? Math.ceil(settled.units) : 0;
+    await releaseScript.run(this.client, this.leaseKeys(lease.scope), [
+      lease.leaseId,
+      this.keys.settledReservation(lease.leaseId),
+      units,
+      settled?.periodId ?? '',
+    ]);
   }
 
-  async addUsed(spec: PeriodSpec, units: number, requestId?: string): Promise<void> {
+  async addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
     if (!Number.isSafeInteger(units)) throw new Error(`used units must be an integer (got ${units})`);
     // Without a request id every call adds (callers that need no idempotency); with one, a repeat adds nothing.
     const marker = this.keys.applied(spec.accountId, requestId ?? `anon-${randomUUID()}`);
-    await addUsedScript.run(this.client, [this.keys.used(spec), marker], [units, APPLIED_MARKER_TTL_MS]);
+    await addUsedScript.run(
+      this.client,
+      [this.keys.used(spec), marker, this.keys.reservations(spec.accountId), this.keys.reservedUnits(spec.accountId)],
+      [units, APPLIED_MARKER_TTL_MS, leaseId === undefined || leaseId === '' ? '' : this.keys.settledReservation(leaseId)],
+    );
   }
 
   async used(spec: PeriodSpec): Promise<number> {

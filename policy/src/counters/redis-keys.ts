@@ -31,14 +31,26 @@ export class RedisKeys {
     return `${this.prefix}applied:${tag(accountId)}:${requestId}`;
   }
 
-  /** ZSET of an account's reservations in flight: member leaseId, score the lease's expiry (ms). */
+  /**
+   * ZSET of an account's reservations: member leaseId while the request runs, then its settledReservation()
+   * until addUsed counts it; score the lease's expiry (ms).
+   */
   reservations(accountId: string): string {
     return `${this.prefix}resv:${tag(accountId)}`;
   }
 
-  /** HASH of an account's reservations: leaseId → `<units>:<periodId>`. */
+  /** HASH of an account's reservations: member (as in `reservations`) → `<units>:<periodId>`. */
   reservedUnits(accountId: string): string {
     return `${this.prefix}resvu:${tag(accountId)}`;
+  }
+
+  /**
+   * The member (in `reservations` and `reservedUnits`) under which a released lease's reservation waits, settled
+   * to the real units, for addUsed. Apart from the lease's own member, so renew, which drops the reservation of
+   * a lease it no longer finds, never touches it.
+   */
+  settledReservation(leaseId: string): string {
+    return `settled:${leaseId}`;
   }
 
   private scoped(kind: string, scope: string, suffix: string): string {

@@ -21,6 +21,9 @@ end
  * with each window's count before this request; code is ok | rpm | concurrency | allowance | load. `load`
  * means the period's used counter is missing and no seed was given: the caller loads it from the ledger and
  * calls again with the seed, which is SET only if still missing (so no increment is lost or doubled).
+ * The reservations summed are those of requests in flight (worst cases) and of requests released but not yet
+ * counted into `used` (settled to their real units by the release script); expired ones of either kind are
+ * dropped first.
  *
  * KEYS: window_1..window_n, [leases], [used, reservations, reservedUnits]
  * ARGV: 1 nowMs, 2 n, 3 window TTL s,
@@ -133,13 +136,25 @@ return gone
 `);
 
 /**
- * Frees a lease and its reservation; idempotent.
- * KEYS: leases, reservations, reservedUnits. ARGV: 1 leaseId
+ * Frees a lease (its concurrency slot, at once) and settles its reservation: when the lease still holds one and
+ * the real units are above 0, the reservation moves to the settled member with the real units and the period
+ * they count in, keeping the lease's expiry as its score; otherwise it is dropped. admit keeps counting a
+ * settled reservation until addUsed removes it as it adds the units to `used`, so no admission in between sees
+ * neither. Should addUsed never succeed, admit's cleanup drops it at that expiry: until then the units are held
+ * (fail closed); after it they are unseen until the retried report counts them. Idempotent: a lease holding no
+ * reservation (already released, test traffic, no overage) gets none.
+ * KEYS: leases, reservations, reservedUnits. ARGV: 1 leaseId, 2 settled member, 3 settled units, 4 periodId
  */
 export const releaseScript = new RedisScript('release', `
 redis.call('ZREM', KEYS[1], ARGV[1])
+local expires = redis.call('ZSCORE', KEYS[2], ARGV[1])
+local held = redis.call('HGET', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+if expires and held and tonumber(ARGV[3]) > 0 then
+  redis.call('ZADD', KEYS[2], expires, ARGV[2])
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[4])
+end
 return 1
 `);
 
@@ -148,9 +163,15 @@ return 1
  * this call) already holds the row, so the next load from the ledger includes it: adding here would count it twice.
  * A marker per request makes it idempotent: a call that ran but whose reply was lost (a timeout) and is then
  * retried adds nothing the second time.
- * KEYS: used, marker. ARGV: 1 units, 2 marker TTL ms
+ * In the same step it removes the request's settled reservation (settled member '' = none) in every case: the
+ * units are now in `used`, were already (the marker), or will be (the ledger load), so they count once.
+ * KEYS: used, marker, reservations, reservedUnits. ARGV: 1 units, 2 marker TTL ms, 3 settled member
  */
 export const addUsedScript = new RedisScript('add-used', `
+if ARGV[3] ~= '' then
+  redis.call('ZREM', KEYS[3], ARGV[3])
+  redis.call('HDEL', KEYS[4], ARGV[3])
+end
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) == false then return false end
 return redis.call('INCRBY', KEYS[1], ARGV[1])

@@ -253,6 +253,98 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
         expect(await admit({ nowMs: t0, concurrency: slot('d', 10), allowance: allowance({ ...spec, reserveUnits: 10 }) })).to.include({ ok: true });
       });
 
+      describe('settle, then count: a released reservation holds the real units until addUsed counts them', () => {
+        // allowance 100 + ceiling 20: an admission fits while used + reserved + its own worst case ≤ 120.
+        const over = (reserveUnits: number, periodId = 'p1') =>
+          allowance({ ...period(periodId), allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits });
+        /** Whether a request with this worst case would be admitted now; holds nothing (no lease). */
+        const fits = async (reserveUnits: number, nowMs = t0, periodId = 'p1') =>
+          (await admit({ nowMs, allowance: over(reserveUnits, periodId) })).ok;
+        const lease = (leaseId: string) => ({ scope: `${acct}:live`, leaseId });
+
+        it('counts the settled units (not the worst case, not nothing) until addUsed moves them into used, once', async () => {
+          expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
+          expect(await fits(40)).to.equal(true); // 80 + 40 = 120
+          expect(await fits(41)).to.equal(false);
+
+          await store.release(lease('a'), t0 + 1_000, { units: 30, periodId: 'p1' });
+          expect(await store.inFlight(`${acct}:live`, t0 + 1_000)).to.equal(0); // the slot is free at once
+          // used 0 + settled 30: 91 would fit were the reservation dropped; 90 would not fit were it still 80.
+          expect(await fits(91)).to.equal(false);
+          expect(await fits(90)).to.equal(true);
+
+          // A replayed release changes nothing: no second settlement, and the first is not dropped.
+          await store.release(lease('a'), t0 + 2_000, { units: 30, periodId: 'p1' });
+          await store.release(lease('a'), t0 + 2_000);
+          expect(await fits(91)).to.equal(false);
+          expect(await fits(90)).to.equal(true);
+          // Nor does a renew of the released lease racing in behind it (it reports the lease gone).
+          expect(await store.renew([lease('a')], TTL, t0 + 2_000)).to.deep.equal(['a']);
+          expect(await fits(91)).to.equal(false);
+
+          ledger += 30;
+          await store.addUsed(period(), 30, 'req_a', 'a');
+          expect(await store.used(period())).to.equal(30);
+          // used 30 and nothing reserved: counted once (twice would refuse 90), and counted (91 is refused).
+          expect(await fits(90)).to.equal(true);
+          expect(await fits(91)).to.equal(false);
+
+          // Repeats after the count change nothing either.
+          await store.addUsed(period(), 30, 'req_a', 'a');
+          await store.release(lease('a'), t0 + 3_000, { units: 30, periodId: 'p1' });
+          expect(await store.used(period())).to.equal(30);
+          expect(await fits(90)).to.equal(true);
+          expect(await fits(91)).to.equal(false);
+        });
+
+        it('creates no reservation for a lease that holds none, and drops one settled to 0 units', async () => {
+          const zero = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 0 });
+          expect(await admit({ nowMs: t0, concurrency: slot('none', 10), allowance: zero })).to.include({ ok: true });
+          expect(await admit({ nowMs: t0, concurrency: slot('nocap', 10) })).to.include({ ok: true });
+          expect(await admit({ nowMs: t0, windows: [rpm(5, `${acct}:test:rpm`)], concurrency: slot('t1', 10, `${acct}:test`) })).to.include({ ok: true });
+          expect(await admit({ nowMs: t0, concurrency: slot('empty', 10), allowance: over(50) })).to.include({ ok: true });
+          await store.release(lease('none'), t0, { units: 50, periodId: 'p1' });
+          await store.release(lease('nocap'), t0, { units: 50, periodId: 'p1' });
+          await store.release({ scope: `${acct}:test`, leaseId: 't1' }, t0, { units: 50, periodId: 'p1' });
+          await store.release(lease('never-held'), t0, { units: 50, periodId: 'p1' });
+          await store.release(lease('empty'), t0, { units: 0, periodId: 'p1' });
+          expect(await fits(120)).to.equal(true);
+          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
+        });
+
+        it('holds the settled units in the period the request finished in; addUsed removes them even when that counter is missing', async () => {
+          expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
+          await store.release(lease('a'), t0, { units: 30, periodId: 'p2' });
+          expect(await fits(120)).to.equal(true); // p1 no longer holds anything
+          // p2's counter is not loaded yet: addUsed adds nothing (the ledger load will include the row) but
+          // still removes the settled reservation.
+          ledger += 30;
+          await store.addUsed(period('p2'), 30, 'req_a', 'a');
+          expect(await fits(90, t0, 'p2')).to.equal(true); // loads 30 from the ledger; nothing reserved
+          expect(await fits(91, t0, 'p2')).to.equal(false);
+          expect(await store.used(period('p2'))).to.equal(30);
+        });
+
+        it('drops a settled reservation whose lease expiry passed (addUsed never came)', async () => {
+          expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
+          await store.release(lease('a'), t0 + 1_000, { units: 30, periodId: 'p1' });
+          expect(await fits(91, t0 + TTL - 1)).to.equal(false);
+          expect(await fits(91, t0 + TTL)).to.equal(true);
+          // Dropped by that admission's cleanup, not merely ignored: gone even for a clock just before it.
+          expect(await fits(91, t0 + TTL - 1)).to.equal(true);
+        });
+
+        it('admits no more than the ceiling allows while settled reports wait to be counted (many concurrent)', async () => {
+          for (const id of ['a', 'b', 'c']) expect(await admit({ nowMs: t0, concurrency: slot(id, 10), allowance: over(40) })).to.include({ ok: true });
+          await Promise.all(['a', 'b', 'c'].map((id) => store.release(lease(id), t0, { units: 25, periodId: 'p1' })));
+          // 75 settled: 45 left under the ceiling, so of 20 concurrent 10-unit requests exactly 4 get in.
+          const results = await Promise.all(
+            Array.from({ length: 20 }, (_, i) => admit({ nowMs: t0, concurrency: slot(`n${i}`, 50), allowance: over(10) })),
+          );
+          expect(results.filter((r) => r.ok)).to.have.length(4);
+        });
+      });
+
       it('frees a reservation when its lease expires, and keeps it while the lease is renewed', async () => {
         const spec = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 60 });
         expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: spec })).to.include({ ok: true });
