@@ -3,6 +3,7 @@ import {
   GatewayError,
   NotFoundError,
   POLICY_SERVICE_NAME,
+  SESSION_BATCH_METADATA,
   ServiceUnavailableError,
   denialFromError,
   loadPolicyPackageDefinition,
@@ -70,14 +71,18 @@ interface SessionHandle {
 }
 
 /**
- * One proxy's decision stream. Each message is handed to the decision service as it arrives, in order and
- * without waiting for the one before (the requests of a proxy are independent), so what each starts
- * synchronously (a report's lease release, a decision's counter script) reaches the counter store in stream
- * order. Answers go back as they are ready, matched by id. On close (shutdown) new messages are refused as
+ * One proxy's decision stream. Each message (or each message of a batch) is handed to the decision service as it
+ * arrives, in order and without waiting for the one before (the requests of a proxy are independent), so what
+ * each starts synchronously (a report's lease release, a decision's counter script) reaches the counter store in
+ * stream order. Answers go back as they are ready, matched by id. On close (shutdown) new messages are refused as
  * unavailable, and the stream ends once those being answered are.
  */
 function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<SessionRequest, SessionResponse>, onEnd: () => void): SessionHandle {
   const { decisions, metrics, log } = deps;
+  // Tells the proxy it may send batches: a proxy that sees no such header (an older service) sends none.
+  const md = new grpc.Metadata();
+  md.set(SESSION_BATCH_METADATA, '1');
+  call.sendMetadata(md);
   let open = true;
   let closing = false;
   let answering = 0;
@@ -97,7 +102,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
     if (!closing) log.error({ err, rpc }, 'policy session message failed');
     send({ id, body: 'fault', fault: { unavailable, message: unavailable ? (err as GatewayError).message : 'policy service fault' } });
   };
-  call.on('data', (msg: SessionRequest) => {
+  const handle = (msg: SessionRequest): void => {
     const id = msg.id;
     answering += 1;
     if (closing) {
@@ -123,6 +128,14 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
       );
     } else {
       fault(id, 'Session', new Error('session message with no body'));
+    }
+  };
+  call.on('data', (msg: SessionRequest) => {
+    // A batch is its messages in order, each answered on its own (a nested batch is a message with no body).
+    if (msg.body === 'batch' && msg.batch != null) {
+      for (const inner of msg.batch.requests) handle(inner.body === 'batch' ? { id: inner.id, body: undefined } : inner);
+    } else {
+      handle(msg);
     }
   });
   call.on('end', end);

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import {
   InternalError,
+  SESSION_BATCH_METADATA,
   ServiceUnavailableError,
   type DecideRequest,
   type DecisionWire,
@@ -28,6 +29,11 @@ const unavailable = (): ServiceUnavailableError =>
  * its request's slot) written before the next decision is applied before it. Waiting calls are matched by id.
  * A broken stream fails every call waiting on it closed (503) and is reopened with backoff; while it is down,
  * calls fail at once rather than queue.
+ *
+ * Once the policy service says it takes batches (its initial metadata), the messages of one turn of the event loop
+ * leave as one SessionBatch: grpc-js writes a call's messages one at a time, each only after the write before it
+ * has completed, so under load every decision and report otherwise paid a write and a wake-up of its own. A batch
+ * keeps call order, so the ordering above holds.
  */
 export class PolicySession {
   private stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse> | undefined;
@@ -36,6 +42,9 @@ export class PolicySession {
   private retryMs: number;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Whether the current stream's server takes batches; messages waiting for this turn's batch. */
+  private batching = false;
+  private pending: SessionRequest[] = [];
 
   constructor(
     private readonly openStream: OpenSession,
@@ -85,14 +94,36 @@ export class PolicySession {
           else reject(new InternalError(`policy session answered ${res.body ?? 'nothing'}: ${res.fault?.message ?? ''}`));
         },
       });
-      stream.write({ ...msg, id });
+      this.enqueue(stream, { ...msg, id });
     });
+  }
+
+  private enqueue(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>, msg: SessionRequest): void {
+    if (!this.batching) {
+      stream.write(msg);
+      return;
+    }
+    this.pending.push(msg);
+    if (this.pending.length === 1) setImmediate(() => this.flush(stream));
+  }
+
+  private flush(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>): void {
+    const batch = this.pending;
+    this.pending = [];
+    // A stream that broke meanwhile has failed the calls waiting on these messages already.
+    if (this.stream !== stream || batch.length === 0) return;
+    stream.write(batch.length === 1 ? (batch[0] as SessionRequest) : { id: 0, body: 'batch', batch: { requests: batch } });
   }
 
   private open(): void {
     if (this.closed) return;
     const stream = this.openStream();
     this.stream = stream;
+    this.batching = false;
+    this.pending = [];
+    stream.on('metadata', (md: grpc.Metadata) => {
+      if (this.stream === stream && md.get(SESSION_BATCH_METADATA)[0] === '1') this.batching = true;
+    });
     stream.on('data', (res: SessionResponse) => {
       // A live answer proves the stream: the next break starts its backoff from the beginning.
       this.retryMs = this.backoff.initialMs;
@@ -105,6 +136,7 @@ export class PolicySession {
     const broken = (err?: grpc.ServiceError): void => {
       if (this.stream !== stream) return;
       this.stream = undefined;
+      this.pending = [];
       stream.removeAllListeners('data');
       if (err !== undefined && !this.closed) this.log.warn({ code: err.code }, 'policy session dropped; reconnecting');
       this.failAll();

@@ -75,5 +75,7 @@ export type {
   AuthenticateResponse,
   SessionFault,
   SessionRequest,
+  SessionBatch,
   SessionResponse,
 } from './policy-wire.js';
+export { SESSION_BATCH_METADATA } from './policy-wire.js';

@@ -116,7 +116,13 @@ export type SessionFault = SessionFault__Output;
 export interface SessionRequest extends SessionRequest__Output {
   decide?: DecideRequest | null;
   report?: UsageReport | null;
+  batch?: SessionBatch | null;
 }
+export interface SessionBatch {
+  requests: SessionRequest[];
+}
+/** Initial-metadata key by which a policy service says it takes SessionBatch messages on its Session stream. */
+export const SESSION_BATCH_METADATA = 'gateway-session-batch';
 export interface SessionResponse extends SessionResponse__Output {
   decision?: DecisionWire | null;
   ack?: UsageAck | null;

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import * as grpc from '@grpc/grpc-js';
+import { policyServiceConstructor, SESSION_BATCH_METADATA, type SessionRequest, type SessionResponse } from '@gateway/shared';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
@@ -21,6 +23,29 @@ describe('the proxy↔policy decision stream under failure', function () {
   after(async () => {
     await gw?.stop();
     await fake?.close();
+  });
+
+  it('says it takes batches, and answers each message of a batch on its own, in order', async function () {
+    const Client = policyServiceConstructor();
+    const client = new Client(`127.0.0.1:${gw.policyPort}`, grpc.credentials.createInsecure());
+    try {
+      const stream = (client as unknown as { Session: () => grpc.ClientDuplexStream<SessionRequest, SessionResponse> }).Session();
+      const header = new Promise<string | undefined>((resolve) => stream.once('metadata', (md: grpc.Metadata) => resolve(md.get(SESSION_BATCH_METADATA)[0]?.toString())));
+      const answers: Array<[number, string]> = [];
+      const three = new Promise<void>((resolve) => stream.on('data', (r: SessionResponse) => {
+        answers.push([r.id, r.body ?? '']);
+        if (answers.length === 3) resolve();
+      }));
+      // Messages with no body and a nested batch: each is refused at its own id, the batch itself gets no answer.
+      const nested: SessionRequest = { id: 12, body: 'batch', batch: { requests: [] } };
+      stream.write({ id: 0, body: 'batch', batch: { requests: [{ id: 10 }, { id: 11 }, nested] } } as SessionRequest);
+      expect(await header).to.equal('1');
+      await three;
+      expect(answers).to.deep.equal([[10, 'fault'], [11, 'fault'], [12, 'fault']]);
+      stream.end();
+    } finally {
+      client.close();
+    }
   });
 
   it('fails waiting decisions closed, reconnects by itself, and applies reports made meanwhile exactly once', async function () {

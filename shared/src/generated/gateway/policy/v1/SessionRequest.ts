@@ -3,18 +3,21 @@
 
 import type { DecideRequest as _gateway_policy_v1_DecideRequest, DecideRequest__Output as _gateway_policy_v1_DecideRequest__Output } from '../../../gateway/policy/v1/DecideRequest.js';
 import type { UsageReport as _gateway_policy_v1_UsageReport, UsageReport__Output as _gateway_policy_v1_UsageReport__Output } from '../../../gateway/policy/v1/UsageReport.js';
+import type { SessionBatch as _gateway_policy_v1_SessionBatch, SessionBatch__Output as _gateway_policy_v1_SessionBatch__Output } from '../../../gateway/policy/v1/SessionBatch.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SessionRequest {
   'id'?: (number | string | Long);
   'decide'?: (_gateway_policy_v1_DecideRequest | null);
   'report'?: (_gateway_policy_v1_UsageReport | null);
-  'body'?: "decide"|"report";
+  'batch'?: (_gateway_policy_v1_SessionBatch | null);
+  'body'?: "decide"|"report"|"batch";
 }
 
 export interface SessionRequest__Output {
   'id': (number);
   'decide'?: (_gateway_policy_v1_DecideRequest__Output | null);
   'report'?: (_gateway_policy_v1_UsageReport__Output | null);
-  'body'?: "decide"|"report";
+  'batch'?: (_gateway_policy_v1_SessionBatch__Output | null);
+  'body'?: "decide"|"report"|"batch";
 }

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { EventEmitter } from 'node:events';
+import { Metadata, type ClientDuplexStream } from '@grpc/grpc-js';
+import { createLogger, SESSION_BATCH_METADATA, type DecideRequest, type SessionRequest, type SessionResponse, type UsageReport } from '@gateway/shared';
+import { PolicySession } from '../src/policy-session.js';
+
+/** The proxy's end of a Session stream, as grpc-js gives it: what was written is kept, answers are pushed in. */
+class FakeStream extends EventEmitter {
+  readonly written: SessionRequest[] = [];
+  write(msg: SessionRequest): boolean {
+    this.written.push(msg);
+    return true;
+  }
+  end(): void {
+    this.emit('end');
+  }
+  /** The server's initial metadata, with or without the batch header. */
+  greet(batches: boolean): void {
+    const md = new Metadata();
+    if (batches) md.set(SESSION_BATCH_METADATA, '1');
+    this.emit('metadata', md);
+  }
+  answer(id: number): void {
+    this.emit('data', { id, body: 'ack', ack: { recorded: true } } satisfies SessionResponse);
+  }
+}
+
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+const decideReq = { operation: 'CREATE_MESSAGE', model: 'm' } as unknown as DecideRequest;
+const report = { request_id: 'req_1' } as unknown as UsageReport;
+
+describe('PolicySession: one ordered stream, batched once the server takes batches', () => {
+  const log = createLogger('test', 'silent');
+  let streams: FakeStream[];
+  let session: PolicySession;
+  beforeEach(() => {
+    streams = [];
+    session = new PolicySession(() => {
+      const s = new FakeStream();
+      streams.push(s);
+      return s as unknown as ClientDuplexStream<SessionRequest, SessionResponse>;
+    }, log, 1_000, { initialMs: 1, maxMs: 5 });
+  });
+  afterEach(() => session.close());
+
+  it('writes each message as it comes while the server has not said it takes batches', async () => {
+    const s = streams[0] as FakeStream;
+    s.greet(false);
+    void session.report(report).catch(() => undefined);
+    void session.report(report).catch(() => undefined);
+    expect(s.written.map((m) => [m.id, m.body])).to.deep.equal([[1, 'report'], [2, 'report']]);
+    await turn();
+    expect(s.written).to.have.length(2);
+  });
+
+  it('sends the messages of one turn as one batch in call order, and matches each answer by id', async () => {
+    const s = streams[0] as FakeStream;
+    s.greet(true);
+    const acks = [session.report(report), session.report(report), session.report(report)];
+    const decision = session.decide(decideReq).catch((e: unknown) => e);
+    expect(s.written).to.have.length(0); // not before the turn ends
+    await turn();
+    expect(s.written).to.have.length(1);
+    const batch = s.written[0];
+    expect(batch?.body).to.equal('batch');
+    expect(batch?.batch?.requests.map((m) => [m.id, m.body])).to.deep.equal([[1, 'report'], [2, 'report'], [3, 'report'], [4, 'decide']]);
+    for (const id of [3, 1, 2]) s.answer(id);
+    expect(await Promise.all(acks)).to.deep.equal([{ recorded: true }, { recorded: true }, { recorded: true }]);
+    s.answer(4); // an ack where a decision was expected: a fault, not a hang
+    expect(await decision).to.be.instanceOf(Error);
+    // One message in a turn goes as itself.
+    void session.report(report).catch(() => undefined);
+    await turn();
+    expect(s.written.at(-1)?.body).to.equal('report');
+  });
+
+  it('fails the messages of a batch not yet sent when the stream breaks, and does not send them on the next', async () => {
+    const s = streams[0] as FakeStream;
+    s.greet(true);
+    const pending = session.report(report).then(() => 'acked', (e: { status?: number }) => e.status);
+    s.emit('error', Object.assign(new Error('gone'), { code: 14 }));
+    expect(await pending).to.equal(503);
+    await turn();
+    expect(s.written).to.have.length(0);
+    await new Promise((r) => setTimeout(r, 10));
+    const next = streams[1] as FakeStream;
+    expect(next, 'reopened').to.not.equal(undefined);
+    expect(next.written).to.have.length(0);
+    // The new stream batches only once its own server says so.
+    void session.report(report).catch(() => undefined);
+    expect(next.written.map((m) => m.body)).to.deep.equal(['report']);
+  });
+});
