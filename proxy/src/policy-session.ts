@@ -25,7 +25,7 @@ const unavailable = (): ServiceUnavailableError =>
   new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
 
 /**
- * The proxy's end of its decision stream. Messages are written in call order, so a usage report (which frees
+ * The proxy's end of its decision stream. Messages go out in call order, so a usage report (which frees
  * its request's slot) written before the next decision is applied before it. Waiting calls are matched by id.
  * A broken stream fails every call waiting on it closed (503) and is reopened with backoff; while it is down,
  * calls fail at once rather than queue.
@@ -61,7 +61,7 @@ export class PolicySession {
     return res.decision as DecisionWire;
   }
 
-  /** The report is on the stream when this returns; the promise settles with the policy service's answer. */
+  /** The report is queued on the stream, in call order, when this returns; the promise settles with the answer. */
   async report(r: UsageReport): Promise<UsageAck> {
     const res = await this.send({ id: 0, body: 'report', report: r }, 'ack');
     return res.ack as UsageAck;
@@ -75,7 +75,7 @@ export class PolicySession {
     this.stream = undefined;
   }
 
-  // Not async: the write must happen before the caller's next statement, or ordering is lost.
+  // Not async: the message must be written or queued before the caller's next statement, or ordering is lost.
   private send(msg: SessionRequest, expect: 'decision' | 'ack'): Promise<SessionResponse> {
     const stream = this.stream;
     if (stream === undefined) return Promise.reject(unavailable());
@@ -108,10 +108,11 @@ export class PolicySession {
   }
 
   private flush(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>): void {
+    // A stream that broke meanwhile has failed and dropped its messages; what is pending now is a newer stream's.
+    if (this.stream !== stream) return;
     const batch = this.pending;
     this.pending = [];
-    // A stream that broke meanwhile has failed the calls waiting on these messages already.
-    if (this.stream !== stream || batch.length === 0) return;
+    if (batch.length === 0) return;
     stream.write(batch.length === 1 ? (batch[0] as SessionRequest) : { id: 0, body: 'batch', batch: { requests: batch } });
   }
 
