@@ -53,7 +53,7 @@ function words(list: string): string[] {
 
 const HAND_GIVEN_NAMES = new Set(words(GIVEN_NAMES));
 
-/** Given names that are no common word: any capitalised word after one is a surname. */
+/** Given names that are no common word: a capitalised word after one is a surname. */
 export const GIVEN_NAME_SET: ReadonlySet<string> = new Set([...HAND_GIVEN_NAMES, ...words(PACKAGE_GIVEN_NAMES)]);
 
 /** Given names that are also a rarer word of one language ("Esta"): a name with a surname, never alone. */

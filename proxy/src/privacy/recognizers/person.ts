@@ -24,7 +24,7 @@ import {
 //  - after a greeting that opens a line, up to a comma or the line's end ("Hi Siobhan,");
 //  - on the line after a sign-off ("Kind regards,\nAoife Murphy", "Liebe Grüße\nJürgen");
 //  - after a field label and its colon ("Name: Tegan Prothero", "Kontoinhaber: …") or a phrase that introduces a
-//    name ("the account holder is", "ich heiße", "hablé con"): any capitalised words, known names or not;
+//    name ("the account holder is", "ich heiße", "hablé con"): the capitalised words, known names or not;
 //  - right before a phone number after a dash or in brackets, or before an e-mail address in angle brackets
 //    ("Rhodri Prothero – 07700 900123", "Tegan Ogunleye <tegan@…>"): namesBeforeContacts, after the other types;
 //  - a known given name followed by a capitalised surname ("Siobhan O'Brien", "Jakub van der Berg"); a given name
@@ -256,14 +256,14 @@ export function namesBeforeContacts(text: string, found: readonly Candidate[], o
   for (const c of found) {
     const re = c.type === 'PHONE' ? NAME_BEFORE_PHONE_RE : c.type === 'EMAIL' ? NAME_BEFORE_EMAIL_RE : undefined;
     if (re === undefined) continue;
-    const from = Math.max(0, c.start - 64);
-    let line = text.slice(from, c.start);
+    let line = text.slice(Math.max(0, c.start - 64), c.start);
     const nl = line.lastIndexOf('\n');
     if (nl >= 0) line = line.slice(nl + 1);
     const m = re.exec(line);
     let name = m?.[1];
     if (m === null || name === undefined) continue;
-    let nameStart = c.start - line.length + m.index + m[0].indexOf(name);
+    // The regex starts at the name (its guard is a lookbehind), so the match's index is the name's.
+    let nameStart = c.start - line.length + m.index;
     // Three capitalised words whose first is no known given name start with a sentence's first word ("Call
     // Dervla Mulholland (020 …)"): the name is the rest.
     const words = name.split(/[ \t]+/);
