@@ -9,7 +9,7 @@ import {
 } from '../context.js';
 import { RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
-import { PhoneValidator } from './phone-validation.js';
+import { NON_TRUNK_NATIONAL_START, PhoneValidator } from './phone-validation.js';
 import type { PhoneContext } from './phone-validation.js';
 
 // A regex proposes phone-shaped runs: digit groups with separators, the separator mandatory between two
@@ -32,8 +32,10 @@ const TRUNK_RE = /\(0\)/g;
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 // What may be a phone without context: '+', a trunk 0, North American shapes, and the national shapes of
-// Spain, Italy and Poland that start with another digit (see NATIONAL_SHAPES).
-const STRONG_START_RE = /^(?:\+|\(\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d)|[6-9]\d{2}([ .-])\d{2}\1\d{2}\1\d{2}(?!\d)|[1-9]\d{2}-\d{3}-\d{3}(?!\d)|3\d{2}[ -]\d{7}(?!\d)|[1-9]\d [1-9]\d{2} \d{2} \d{2}(?!\d))/;
+// Spain, Italy and Poland that start with another digit (NON_TRUNK_NATIONAL_START; the only capturing group).
+const STRONG_START_RE = new RegExp(
+  String.raw`^(?:\+|\(\+|0|\(0|\d{3}[-.]\d{3}[-.]\d{4}(?!\d)|\(\d{3}\)\s?\d{3}[-.]\d{4}(?!\d)|${NON_TRUNK_NATIONAL_START})`,
+);
 /** Words that introduce a phone number, in the seven languages (the NHS recognizer defers to them too). */
 export const PHONE_WORDS_RE = wordsRe([
   'phone', 'telephone', 'tel', 'mobile', 'mob', 'cell', 'cellphone', 'fax', 'call', 'calls', 'called', 'calling',
