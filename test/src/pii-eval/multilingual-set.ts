@@ -138,34 +138,52 @@ function positive(r: Prng, lang: Language, names: Names): Segment {
 export const DEFAULT_MULTILINGUAL_SEED = 20261125;
 export const DEFAULT_PER_LANGUAGE = 600;
 
-/** `perLanguage` samples for each of `langs`, names from the package's lists or held out. */
-export function generateMultilingualSet(
-  seed = DEFAULT_MULTILINGUAL_SEED,
-  perLanguage = DEFAULT_PER_LANGUAGE,
-  langs: readonly Language[] = Object.keys(KITS) as Language[],
-  nameSource: NameSource = 'package',
+/**
+ * `perLanguage` samples for each of `langs`, each written by the language's writer with the language's own PRNG
+ * (seeded from `seed`, `salt` and the language, so one language's samples do not depend on the others').
+ */
+function samplesPerLanguage(
+  seed: number,
+  salt: number,
+  perLanguage: number,
+  langs: readonly Language[],
+  writerFor: (lang: Language) => (r: Prng, b: LabelledTextBuilder) => void,
 ): LanguageSample[] {
   const samples: LanguageSample[] = [];
   for (const lang of langs) {
-    const r = new Prng(seed ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
-    const names = nameSource === 'package' ? packageNames(lang) : heldOutNames(lang);
-    const negatives = negativesOf(lang);
-    if (names.given.length === 0 || names.surnames.length === 0) throw new Error(`no ${nameSource} names for ${lang}`);
+    const r = new Prng(seed ^ salt ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
+    const write = writerFor(lang);
     for (let i = 0; i < perLanguage; i++) {
       const b = new LabelledTextBuilder();
-      const segments = r.int(1, 3);
-      for (let s = 0; s < segments; s++) {
-        if (s > 0) b.add(r.pick([' ', '\n', '\n\n']));
-        if (r.chance(0.6)) {
-          addSegment(b, positive(r, lang, names));
-        } else {
-          b.add(r.pick(negatives)(r));
-        }
-      }
+      write(r, b);
       samples.push({ ...b.build(), lang });
     }
   }
   return samples;
+}
+
+const ALL_LANGUAGES = Object.keys(KITS) as Language[];
+
+/** `perLanguage` samples for each of `langs`, names from the package's lists or held out. */
+export function generateMultilingualSet(
+  seed = DEFAULT_MULTILINGUAL_SEED,
+  perLanguage = DEFAULT_PER_LANGUAGE,
+  langs: readonly Language[] = ALL_LANGUAGES,
+  nameSource: NameSource = 'package',
+): LanguageSample[] {
+  return samplesPerLanguage(seed, 0, perLanguage, langs, (lang) => {
+    const names = nameSource === 'package' ? packageNames(lang) : heldOutNames(lang);
+    const negatives = negativesOf(lang);
+    if (names.given.length === 0 || names.surnames.length === 0) throw new Error(`no ${nameSource} names for ${lang}`);
+    return (r, b) => {
+      const segments = r.int(1, 3);
+      for (let s = 0; s < segments; s++) {
+        if (s > 0) b.add(r.pick([' ', '\n', '\n\n']));
+        if (r.chance(0.6)) addSegment(b, positive(r, lang, names));
+        else b.add(r.pick(negatives)(r));
+      }
+    };
+  });
 }
 
 /**
@@ -175,42 +193,30 @@ export function generateMultilingualSet(
 export function generateUnseenSentenceSet(
   seed = DEFAULT_MULTILINGUAL_SEED,
   perLanguage = 200,
-  langs: readonly Language[] = Object.keys(KITS) as Language[],
+  langs: readonly Language[] = ALL_LANGUAGES,
   nameSource: NameSource = 'package',
 ): LanguageSample[] {
-  const samples: LanguageSample[] = [];
-  for (const lang of langs) {
-    const r = new Prng(seed ^ 0x5eed ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
+  return samplesPerLanguage(seed, 0x5eed, perLanguage, langs, (lang) => {
     const names = nameSource === 'package' ? packageNames(lang) : heldOutNames(lang);
     const negatives = negativesOf(lang);
-    for (let i = 0; i < perLanguage; i++) {
-      const b = new LabelledTextBuilder();
+    return (r, b) => {
       const sentences = r.int(1, 2);
       for (let s = 0; s < sentences; s++) {
         if (s > 0) b.add(r.pick([' ', '\n']));
         addSegment(b, fill(r.pick(UNSEEN_NAME_SENTENCES[lang]), ['PERSON', `${r.pick(names.given)} ${r.pick(names.surnames)}`]));
       }
       if (r.chance(0.3)) b.add(` ${r.pick(negatives)(r)}`);
-      samples.push({ ...b.build(), lang });
-    }
-  }
-  return samples;
+    };
+  });
 }
 
 /** PHONE only: per language, `perLanguage` texts of one sentence the phone rules were not written against. */
 export function generateUnseenPhoneSet(
   seed = DEFAULT_MULTILINGUAL_SEED,
   perLanguage = 200,
-  langs: readonly Language[] = Object.keys(KITS) as Language[],
+  langs: readonly Language[] = ALL_LANGUAGES,
 ): LanguageSample[] {
-  const samples: LanguageSample[] = [];
-  for (const lang of langs) {
-    const r = new Prng(seed ^ 0xca11 ^ lang.charCodeAt(0) ^ (lang.charCodeAt(1) << 8));
-    for (let i = 0; i < perLanguage; i++) {
-      const b = new LabelledTextBuilder();
-      addSegment(b, fill(r.pick(UNSEEN_PHONE_SENTENCES[lang]), ['PHONE', phone(r, KITS[lang])]));
-      samples.push({ ...b.build(), lang });
-    }
-  }
-  return samples;
+  return samplesPerLanguage(seed, 0xca11, perLanguage, langs, (lang) => (r, b) => {
+    addSegment(b, fill(r.pick(UNSEEN_PHONE_SENTENCES[lang]), ['PHONE', phone(r, KITS[lang])]));
+  });
 }
