@@ -11,17 +11,17 @@
 //
 // --quick: fewer samples (about a minute). --cpu-prof: the gateway's processes write V8 CPU profiles to
 // bench/results/profiles and their top self-time functions are printed. Results: a markdown table on stdout and
-// bench/results/latest.json (git-ignored). Missing peers are installed: nginx-light with apt-get (as root),
+// bench/results/latest.json; each process's output in bench/results/logs (all git-ignored). Installs report on
+// stderr, so stdout is the table alone. Missing peers are installed: nginx-light with apt-get (as root),
 // Portkey into bench/.peers with npm (git-ignored), never as project dependencies.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Pool } from 'undici';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
@@ -61,31 +61,39 @@ function freePort() {
 }
 
 /** Starts a child and resolves once a line of its stdout matches `ready` (with the match). */
+// Each child's stdout and stderr go to a file of its own (bench/results/logs/NAME.log), not to a pipe this
+// process reads: the gateway writes an access-log line per request, and reading them here put a pipe read into
+// the load generator's event loop, on the measured path of that arm only.
 function startChild(name, cmd, args, { env = {}, ready, cwd = ROOT }) {
-  const child = spawn(cmd, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = [];
+  const logDir = join(RESULTS, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${name}.log`);
+  const fd = openSync(logFile, 'w');
+  const child = spawn(cmd, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
   cleanups.push(() => new Promise((r) => {
     if (child.exitCode !== null || child.signalCode !== null) return r();
     child.once('exit', r);
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   }));
-  child.stderr.on('data', (d) => output.push(d.toString()));
+  const output = () => readFileSync(logFile, 'utf8');
   return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`${name} did not start:\n${output.join('')}`)), 30_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      output.push(line);
-      const m = ready === undefined ? null : ready.exec(line);
-      if (m !== null) {
-        clearTimeout(timer);
-        res({ child, match: m });
-      }
-    });
-    child.once('exit', (code) => rej(new Error(`${name} exited (${code}):\n${output.join('\n')}`)));
-    if (ready === undefined) {
+    let settled = false;
+    const settle = (fn) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
       clearTimeout(timer);
-      res({ child, match: null });
-    }
+      fn();
+    };
+    const timer = setTimeout(() => settle(() => rej(new Error(`${name} did not start:\n${output()}`))), 30_000);
+    const poll = setInterval(() => {
+      const m = ready === undefined ? null : output().split('\n').map((line) => ready.exec(line)).find((x) => x !== null);
+      if (m !== undefined && m !== null) settle(() => res({ child, match: m }));
+    }, 20);
+    child.once('exit', (code) => settle(() => rej(new Error(`${name} exited (${code}):\n${output()}`))));
+    if (ready === undefined) settle(() => res({ child, match: null }));
   });
 }
 
@@ -120,8 +128,8 @@ function ensureNginx() {
     log('installing nginx-light (apt-get)…');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     // A fresh machine may have no package lists yet.
-    execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-q', 'nginx-light'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['update', '-q'], { stdio: ['ignore', 2, 2], env });
+    execFileSync('apt-get', ['install', '-y', '-q', 'nginx-light'], { stdio: ['ignore', 2, 2], env });
   }
   const bin = has();
   if (bin === undefined) throw new Error('nginx could not be installed');
@@ -170,7 +178,7 @@ function ensurePortkey() {
     log('installing @portkey-ai/gateway into bench/.peers (npm)…');
     mkdirSync(peers, { recursive: true });
     if (!existsSync(join(peers, 'package.json'))) writeFileSync(join(peers, 'package.json'), '{"private":true}\n');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', peers, '@portkey-ai/gateway@1'], { stdio: 'inherit' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', peers, '@portkey-ai/gateway@1'], { stdio: ['ignore', 2, 2] });
   }
   return entry;
 }
