@@ -64,6 +64,15 @@ export interface Settlement {
   periodId: string;
 }
 
+/**
+ * The whole units a release settles a reservation to; 0 (the reservation is dropped) for none, for no units, and
+ * for a figure that is not a finite number. The same rule in every store: a release is never refused over a bad
+ * figure (the slot must be freed), and billable units are whole numbers anyway.
+ */
+export function settledUnits(settled: Settlement | undefined): number {
+  return settled !== undefined && Number.isFinite(settled.units) && settled.units > 0 ? Math.ceil(settled.units) : 0;
+}
+
 /*
  * Settle, then count (overage plans). A request's units reach the used counter only after its ledger row is
  * committed, some milliseconds after its lease is released. So that no admission in that gap sees neither the

@@ -11,6 +11,7 @@ import {
   type UsedUnitsLoader,
   type WindowPosition,
   type WindowSpec,
+  settledUnits,
 } from './counter-store.js';
 
 interface Lease {
@@ -103,11 +104,12 @@ export class MemoryCounterStore implements CounterStore {
     // Only a reservation still held is settled; a lease holding none (already released, test traffic, no
     // overage) gets none, and 0 real units drop it.
     if (lease === undefined || lease.accountId === null || lease.reservedUnits <= 0) return;
-    if (settled === undefined || !(settled.units > 0)) return;
+    const units = settledUnits(settled);
+    if (settled === undefined || units === 0) return;
     this.settled.set(ref.leaseId, {
       accountId: lease.accountId,
       periodId: settled.periodId,
-      units: Math.ceil(settled.units),
+      units,
       expiresMs: lease.expiresMs,
     });
   }

@@ -11,6 +11,7 @@ import {
   type UsedUnitsLoader,
   type WindowPosition,
   type WindowSpec,
+  settledUnits,
 } from './counter-store.js';
 import { accountOf, RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
@@ -109,12 +110,10 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async release(lease: LeaseRef, _nowMs: number, settled?: Settlement): Promise<void> {
-    // Never refused over a bad figure (billable units are whole numbers anyway): the slot must be freed.
-    const units = settled !== undefined && Number.isFinite(settled.units) && settled.units > 0 ? Math.ceil(settled.units) : 0;
     await releaseScript.run(this.client, this.leaseKeys(lease.scope), [
       lease.leaseId,
       this.keys.settledReservation(lease.leaseId),
-      units,
+      settledUnits(settled),
       settled?.periodId ?? '',
     ]);
   }

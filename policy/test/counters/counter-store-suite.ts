@@ -312,6 +312,23 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
           expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
         });
 
+        it('settles a fraction up to whole units, and drops a figure that is not a finite number (the slot is freed all the same)', async () => {
+          expect(await admit({ nowMs: t0, concurrency: slot('frac', 10), allowance: over(40) })).to.include({ ok: true });
+          expect(await admit({ nowMs: t0, concurrency: slot('nan', 10), allowance: over(40) })).to.include({ ok: true });
+          expect(await admit({ nowMs: t0, concurrency: slot('inf', 10), allowance: over(40) })).to.include({ ok: true });
+          await store.release(lease('nan'), t0, { units: Number.NaN, periodId: 'p1' });
+          await store.release(lease('inf'), t0, { units: Number.POSITIVE_INFINITY, periodId: 'p1' });
+          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(1);
+          // 'frac' still holds 40; the other two hold nothing: 80 fits beside it, 81 does not.
+          expect(await fits(80)).to.equal(true);
+          expect(await fits(81)).to.equal(false);
+          await store.release(lease('frac'), t0, { units: 29.2, periodId: 'p1' });
+          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
+          // settled to 30: 90 fits, 91 does not.
+          expect(await fits(90)).to.equal(true);
+          expect(await fits(91)).to.equal(false);
+        });
+
         it('holds the settled units in the period the request finished in; addUsed removes them even when that counter is missing', async () => {
           expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
           await store.release(lease('a'), t0, { units: 30, periodId: 'p2' });
