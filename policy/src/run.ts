@@ -101,8 +101,10 @@ export async function runPolicy(
       health.stop();
       keys.stop();
       lastUsed.stop();
-      await counters.close();
+      // The ledger's window is committed before anything that could wait on the network (a quit to a Redis that
+      // is down): its writes are the durable record.
       ledger.flush();
+      await counters.close();
       db.close();
     },
   };
