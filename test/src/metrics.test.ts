@@ -195,4 +195,18 @@ describe('metrics and access log after real traffic', function () {
     for (const k of Object.values(keys)) expect(all).to.not.contain(k.key);
     expect(all).to.not.contain('"hello"');
   });
+
+  it("an admitted request's own log lines carry its request id and decision id", async function () {
+    const res = await raw(keys['test']!.key, hello, { 'x-gateway-test-scenario': 'api_error' });
+    expect(res.status).to.equal(500);
+    const requestId = res.headers.get('request-id');
+    await res.text();
+    const running = gw.proxiesRunning[0]!;
+    // The access-log line is written when the response closes, a moment after the client has read it.
+    for (let i = 0; i < 250 && !running.lines.some((l) => l['request_id'] === requestId && l.msg === 'request'); i += 1) await sleep(20);
+    const access = running.lines.find((l) => l['request_id'] === requestId && l.msg === 'request');
+    const error = running.lines.find((l) => l['request_id'] === requestId && l['level'] === 50);
+    expect(error, 'the error line of the failed request').to.not.equal(undefined);
+    expect(error!['decision_id']).to.be.a('string').and.equal(access!['decision_id']);
+  });
 });

