@@ -24,10 +24,14 @@ export interface LedgerEntry {
 /**
  * How long ledger writes wait for company before they are committed together. Each commit costs a WAL append
  * per page touched plus its locks whatever it carries, and one turn of the event loop rarely holds more than
- * one report. The window also delays the counting of a report's units into the allowance (it follows the
- * commit) by at most this long, which is why it is kept to a couple of milliseconds.
+ * one report. Every commit (and the counter updates that follow it) also runs between decisions: at 1 in
+ * flight a 2 ms window put one or two in nearly every request's path, and 20 ms took the added p50 from
+ * 0.83-0.99 to 0.67-0.90 ms (sequential, alternated, 5 pairs; p99 3.9-5.4 → 3.1-4.6 ms). The window delays
+ * the acknowledgement of a report (the proxy holds it until then) and the counting of its units into the
+ * allowance; neither loosens a limit: a released overage reservation stays counted until its units are
+ * (settle, then count), and under load a batch is written at once when `maxItems` are waiting.
  */
-export const LEDGER_WINDOW: BatchWindow = { windowMs: 2, maxItems: 64 };
+export const LEDGER_WINDOW: BatchWindow = { windowMs: 20, maxItems: 64 };
 
 type LedgerWrite = { kind: 'record'; entry: LedgerEntry } | { kind: 'mark'; requestId: string };
 
