@@ -319,16 +319,20 @@ function rssKb(pids) {
   return kb;
 }
 
-/** KB of RSS each of `n` concurrent slow streams costs the arm's processes. */
+/**
+ * KB of RSS each concurrent slow stream costs the arm's processes: `n` streams opened in two halves, RSS read a
+ * second after each half is streaming, and the second half's growth divided by its streams. Read against the
+ * first half rather than against the idle process, the figure is not undone by a GC freeing what the load
+ * phases before it left behind (a baseline taken before the first stream made it negative in some runs).
+ */
 async function rssPerStream(arm, n) {
   const pids = Object.values(arm.pids());
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
-  await new Promise((r) => setTimeout(r, 500));
-  const before = rssKb(pids);
   const reqs = [];
-  let started = 0;
-  const allStarted = new Promise((resolveAll) => {
-    for (let i = 0; i < n; i += 1) {
+  const open = (count) => new Promise((resolveAll) => {
+    let started = 0;
+    const timer = setTimeout(() => resolveAll(started), 15_000);
+    for (let i = 0; i < count; i += 1) {
       const req = request({ host: '127.0.0.1', port: arm.port, path: '/v1/messages', method: 'POST', agent, headers: { ...arm.headers, 'content-length': Buffer.byteLength(SLOW_BODY) } }, (res) => {
         let seen = '';
         res.setEncoding('utf8');
@@ -338,7 +342,10 @@ async function rssPerStream(arm, n) {
           if (seen.includes('content_block_delta')) {
             seen = null;
             started += 1;
-            if (started === n) resolveAll();
+            if (started === count) {
+              clearTimeout(timer);
+              resolveAll(started);
+            }
           }
         });
         res.on('error', () => undefined);
@@ -348,13 +355,17 @@ async function rssPerStream(arm, n) {
       reqs.push(req);
     }
   });
-  await Promise.race([allStarted, new Promise((r) => setTimeout(r, 15_000))]);
-  await new Promise((r) => setTimeout(r, 1000));
+  const settle = () => new Promise((r) => setTimeout(r, 1000));
+  const first = await open(Math.floor(n / 2));
+  await settle();
+  const before = rssKb(pids);
+  const second = await open(n - Math.floor(n / 2));
+  await settle();
   const during = rssKb(pids);
   for (const req of reqs) req.destroy();
   agent.destroy();
   await new Promise((r) => setTimeout(r, 1500));
-  return { streams: started, kbPerStream: started === 0 ? Number.NaN : (during - before) / started };
+  return { streams: first + second, kbPerStream: second === 0 ? Number.NaN : (during - before) / second };
 }
 
 // -------------------------------------------------------------------------------------------------- run
