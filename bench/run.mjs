@@ -60,10 +60,12 @@ function freePort() {
   });
 }
 
-/** Starts a child and resolves once a line of its stdout matches `ready` (with the match). */
-// Each child's stdout and stderr go to a file of its own (bench/results/logs/NAME.log), not to a pipe this
-// process reads: the gateway writes an access-log line per request, and reading them here put a pipe read into
-// the load generator's event loop, on the measured path of that arm only.
+/**
+ * Starts a child and resolves once a line of its output matches `ready` (with the match). Its stdout and stderr
+ * go to a file of its own (bench/results/logs/NAME.log), not to a pipe this process reads: the gateway writes an
+ * access-log line per request, and reading them here put a pipe read into the load generator's event loop, on
+ * the measured path of that arm only.
+ */
 function startChild(name, cmd, args, { env = {}, ready, cwd = ROOT }) {
   const logDir = join(RESULTS, 'logs');
   mkdirSync(logDir, { recursive: true });

@@ -102,9 +102,10 @@ export async function runPolicy(
       keys.stop();
       lastUsed.stop();
       // The ledger's window is committed before anything that could wait on the network (a quit to a Redis that
-      // is down): its writes are the durable record.
+      // is down): its writes are the durable record. Counted marks queued while the store closed go in after.
       ledger.flush();
       await counters.close();
+      ledger.flush();
       db.close();
     },
   };
