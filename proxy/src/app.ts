@@ -59,9 +59,16 @@ export function createApp(deps: ProxyDeps): RequestListener {
     // While draining, no connection is kept for another request: clients reconnect to a proxy that stays.
     if (deps.lifecycle.draining) res.setHeader('connection', 'close');
     const started = performance.now();
-    res.once('close', () => observeRequest(deps, req, res, route, performance.now() - started));
+    // The line is written once the route is done as well: a JSON answer closes the response inside the route,
+    // before the route has noted the request's tokens and overhead in its access record.
+    let routeDone: Promise<void> = Promise.resolve();
+    res.once('close', () => {
+      const ms = performance.now() - started;
+      const observe = (): void => observeRequest(deps, req, res, route, ms);
+      void routeDone.then(observe, observe);
+    });
     if (route === 'messages' && req.method === 'POST') {
-      messages(req as Request, res as Response).catch((err: unknown) => sendError(res, asGatewayError(err), requestId, deps.log));
+      routeDone = messages(req as Request, res as Response).catch((err: unknown) => sendError(res, asGatewayError(err), requestId, deps.log));
       return;
     }
     app(req, res);

@@ -187,6 +187,11 @@ describe('metrics and access log after real traffic', function () {
     expect(line!['overhead_ms']).to.be.a('number').and.be.at.most(line!['duration_ms'] as number);
     expect(line!['ttft_ms']).to.be.a('number');
     expect(line!['tokens']).to.deep.include({ input_tokens: 21, output_tokens: 9 });
+    // The non-streamed request too: its answer closes the response before the route has noted its figures.
+    const json = lines.filter((l) => l['key_id'] === keys['live']!.id && l['stream'] === false && l['status'] === 200);
+    expect(json, 'the access-log line of the non-streamed live request').to.have.length(1);
+    expect(json[0]!['overhead_ms']).to.be.a('number').and.be.at.most(json[0]!['duration_ms'] as number);
+    expect(json[0]!['tokens']).to.deep.include({ input_tokens: 21, output_tokens: 9 });
     // Refusals have their line too, with the error code and no key.
     const refused = lines.filter((l) => l['status'] === 403);
     expect(refused.length).to.be.at.least(3);
