@@ -208,10 +208,9 @@ describe('metrics and access log after real traffic', function () {
     await res.text();
     const running = gw.proxiesRunning[0]!;
     // The access-log line is written when the response closes, a moment after the client has read it.
-    for (let i = 0; i < 250 && !running.lines.some((l) => l['request_id'] === requestId && l.msg === 'request'); i += 1) await sleep(20);
-    const access = running.lines.find((l) => l['request_id'] === requestId && l.msg === 'request');
+    const access = await running.waitFor((l) => l['request_id'] === requestId && l.msg === 'request');
     const error = running.lines.find((l) => l['request_id'] === requestId && l['level'] === 50);
     expect(error, 'the error line of the failed request').to.not.equal(undefined);
-    expect(error!['decision_id']).to.be.a('string').and.equal(access!['decision_id']);
+    expect(error!['decision_id']).to.be.a('string').and.equal(access['decision_id']);
   });
 });
