@@ -17,11 +17,14 @@ import {
   type UsageAck,
   type UsageReport,
 } from '@gateway/shared';
+import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { billableUnits, billingPeriod, costUnits, type BillingPeriod } from './billing.js';
+import { billableUnits, billingPeriod, costUnits } from './billing.js';
 import type { ModelCatalogue } from './catalogue.js';
-import type { AdmitRequest, CounterStore, WindowPosition, WindowSpec } from './counters/counter-store.js';
-import { awaitsCounting, type LedgerEntry, type UsageLedger } from './db/usage-ledger.js';
+import type { AdmitRequest, CounterStore, CountOutcome, UsageCount, WindowPosition, WindowSpec } from './counters/counter-store.js';
+import type { RowState } from './db/ledger-statements.js';
+import type { LedgerWriter } from './db/ledger-writer.js';
+import type { LedgerEntry } from './db/usage-ledger.js';
 import {
   authenticate,
   checkMaxTokens,
@@ -38,7 +41,7 @@ export interface DecisionServiceDeps {
   keys: KeyCache;
   catalogue: ModelCatalogue;
   counters: CounterStore;
-  ledger: UsageLedger;
+  ledger: LedgerWriter;
   lastUsed: LastUsedTracker;
   leaseTtlMs: number;
   log: Logger;
@@ -186,34 +189,35 @@ export class DecisionService {
   }
 
   /**
-   * Frees the slot, writes the request's usage once (by request id) and counts it into the allowance once.
-   * The release is issued first, before anything this method awaits: on a proxy's ordered decision stream,
-   * the proxy's next decision then reaches the counter store after it, so a client that starts its next
-   * request at once never finds its own finished request still holding the slot.
-   * Settle, then count: the release does not drop an overage reservation but settles it to the real units (in
-   * the period the request finished in), and admissions keep counting it until addUsed moves those units into
-   * the used counter and removes it in one atomic step. Dropping it at release would leave a gap (the ledger
-   * window, a Redis round trip, a retried report) in which an admission saw neither figure and could pass
-   * the ceiling. Should addUsed never succeed, the settled reservation lapses with the lease's expiry.
-   * The ledger write and the counter update are two steps: a row whose counter update failed stays marked
-   * uncounted, and the retried report (the proxy retries until it is taken) counts it then.
+   * Count at release: frees the slot and counts the request's billable units into its period's used counter in one
+   * atomic counter-store step, issued before anything this method awaits. On a proxy's ordered decision stream the
+   * proxy's next decision reaches the counter store after it, so it sees both the free slot and the units, with or
+   * without overage. The ledger row is handed to the ledger writer in the same turn (so a counter rebuilt from the
+   * ledger from then on includes it, committed or still in the write window), and the report is acknowledged once
+   * that row is committed. Then the two records are reconciled, exactly once per request id:
+   * - the counter was missing (lost, not yet rebuilt): it is rebuilt from the ledger, which holds the row, and the
+   *   count is tried again (a rebuild that included the row has marked it, so that adds nothing);
+   * - this attempt added, but the ledger row was already counted by another attempt (a duplicate report whose
+   *   marker had been lost): this attempt's add is taken back;
+   * - otherwise the row is marked counted by whoever counted it.
    */
   async report(r: UsageReport): Promise<UsageAck> {
-    // Pure computations only before the release: nothing may be awaited ahead of it.
+    // Pure computations only before the settle: nothing may be awaited ahead of it.
     const units = billableUnits(r.usage);
     const live = r.environment === 'live';
     const finishedMs = r.finished_unix_ms > 0 ? r.finished_unix_ms : this.now();
     const account = this.d.keys.accountOf(r.account_id);
     const period = billingPeriod(finishedMs, account?.anchor_day ?? null);
-    const released = r.lease_id === ''
-      ? Promise.resolve()
-      : this.d.counters.release(
-          { scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id },
-          this.now(),
-          { units, periodId: period.id },
-        );
-    // Awaited below; marked handled now in case the ledger write throws first.
-    released.catch(() => undefined);
+    const usage: UsageCount | undefined = live && units > 0
+      ? {
+          period: { accountId: r.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
+          units,
+          requestId: r.request_id,
+          attempt: randomInt(2, 2 ** 47),
+        }
+      : undefined;
+    const lease = r.lease_id === '' ? undefined : { scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id };
+    const settled = this.d.counters.settle(lease, usage, this.now());
     const model = this.d.catalogue.resolve(r.model);
     if (model === undefined) {
       // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
@@ -235,51 +239,42 @@ export class DecisionService {
       finished_at_ms: finishedMs,
       period_start_ms: period.startMs,
     };
-    const recorded = await this.d.ledger.recordSoon(entry);
-    if (recorded) this.d.onRecorded?.(entry);
+    const written = this.d.ledger.record(entry);
+    // Both are awaited below; marked handled now in case the other throws first.
+    settled.catch(() => undefined);
+    written.catch(() => undefined);
+    let row: RowState;
     try {
-      await released;
-      // A row written just now is known without reading it back; a replayed report looks its row up.
-      if (!recorded) await this.countIntoAllowance(r.request_id, r.lease_id, period);
-      else if (awaitsCounting(entry)) await this.countIntoAllowance(r.request_id, r.lease_id, period, entry);
+      row = await written;
     } catch (err) {
-      // The row is in the ledger; the counter step is retried with the report (the proxy keeps it until taken).
+      throw new ServiceUnavailableError('The gateway could not write its usage ledger; the report will be retried.', { cause: err });
+    }
+    if (row.inserted) this.d.onRecorded?.(entry);
+    try {
+      const outcome = await settled;
+      if (usage !== undefined) await this.reconcile(usage, outcome, row);
+    } catch (err) {
+      // The row is in the ledger; counting is retried with the report (the proxy keeps it until it is taken).
       throw new ServiceUnavailableError('The gateway cannot reach its counter store; the report will be retried.', { cause: err });
     }
-    return { recorded };
+    return { recorded: row.inserted };
   }
 
-  private readonly counting = new Set<string>();
-
-  /**
-   * Adds a ledger row's units to the allowance counter if they are not in it yet, and with them removes the
-   * reservation the lease's release settled to those units. A row already counted (a replay, or one included
-   * by a rebuild from the ledger) is not sent again; a settled reservation left behind then (its first
-   * addUsed failed, then a rebuild counted the row) is held until the lease's expiry: counted twice for that
-   * while, which only refuses early (fail closed).
-   */
-  private async countIntoAllowance(
-    requestId: string,
-    leaseId: string,
-    period: BillingPeriod,
-    fresh?: { account_id: string; billable_units: number },
-  ): Promise<void> {
-    // A retry arriving while the first report is still counting must not count again.
-    if (this.counting.has(requestId)) return;
-    const row = fresh ?? this.d.ledger.uncountedUsage(requestId);
-    if (row === undefined) return;
-    this.counting.add(requestId);
-    try {
-      await this.d.counters.addUsed(
-        { accountId: row.account_id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs },
-        row.billable_units,
-        requestId,
-        leaseId === '' ? undefined : leaseId,
-      );
-      await this.d.ledger.markCountedSoon(requestId);
-    } finally {
-      this.counting.delete(requestId);
+  /** Brings the counter and the ledger row of one report into agreement (see report()). */
+  private async reconcile(usage: UsageCount, settled: CountOutcome, row: RowState): Promise<void> {
+    let outcome = settled;
+    if (row.counted !== 0) {
+      if (outcome.kind === 'added' && row.counted !== usage.attempt) await this.d.counters.uncount(usage);
+      return;
     }
+    if (outcome.kind === 'missing') {
+      // Rebuilding reads the ledger, which holds this row now: a rebuild that includes it marks it as its own.
+      await this.d.counters.used(usage.period);
+      outcome = await this.d.counters.settle(undefined, usage, this.now());
+      if (outcome.kind === 'missing') throw new Error('the used counter is missing again right after its rebuild');
+    }
+    if (outcome.kind === 'added') await this.d.ledger.markCounted(usage.requestId, usage.attempt);
+    else if (outcome.kind === 'already') await this.d.ledger.markCounted(usage.requestId, outcome.holder);
   }
 
   async renew(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {
@@ -296,6 +291,17 @@ export class DecisionService {
       if (entry !== undefined && (entry.record.revoked_at !== null || (entry.expiresAtMs !== null && now >= entry.expiresAtMs))) revoked.add(l.key_id);
     }
     return { unknown_lease_ids: unknown, revoked_key_ids: [...revoked] };
+  }
+
+  /** The live allowance counter's figure for the key's account this period; undefined when it cannot be read. */
+  async countedUnits(entry: CachedKey): Promise<number | undefined> {
+    if (entry.record.environment !== 'live') return undefined;
+    const period = billingPeriod(this.now(), entry.limits.anchor_day);
+    try {
+      return await this.d.counters.used({ accountId: entry.account.id, periodId: period.id, periodStartMs: period.startMs, periodEndMs: period.endMs });
+    } catch {
+      return undefined;
+    }
   }
 
   async windowPosition(entry: CachedKey): Promise<RateLimitPosition | null> {

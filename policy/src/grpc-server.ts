@@ -215,7 +215,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       // Free and never rate limited: the window is reported, not counted.
       const position = await decisions.windowPosition(caller.entry);
-      return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
+      return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
     }),
     Health: unary(log, 'Health', () => dependenciesOk(deps.db, deps.counters)),
   });

@@ -9,6 +9,7 @@ import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
 import { AdminStore } from './db/admin-store.js';
 import { openDatabase } from './db/database.js';
+import { LedgerWriter, usageSourceOf } from './db/ledger-writer.js';
 import { UsageLedger } from './db/usage-ledger.js';
 import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
@@ -38,9 +39,12 @@ export async function runPolicy(
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
   const metrics: PolicyMetrics = new PolicyMetrics(registry, { leasesHeld: (): number => counters.leasesHeld(), cachedKeys: (): number => keys.size });
-  const ledger = new UsageLedger(db, Date.now, (seconds) => metrics.ledgerWriteSeconds.observe(seconds));
+  const ledger = new UsageLedger(db);
+  // Every ledger write (rows, counted marks, last-used times) is committed on the writer's own thread.
+  const writer = new LedgerWriter(config.databaseFile, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds));
+  writer.start();
   const counters: InstrumentedCounterStore = new InstrumentedCounterStore(
-    await createCounterStore(config, (accountId, startMs, endMs) => ledger.seedUsedUnits(accountId, startMs, endMs), log),
+    await createCounterStore(config, usageSourceOf(writer, log), log),
     metrics,
   );
 
@@ -56,12 +60,12 @@ export async function runPolicy(
   const keys = new KeyCache(admin, log);
   keys.start(config.keyPollMs);
   const lastUsed = new LastUsedTracker(
-    (batch) => admin.touchKeys(batch),
+    (batch) => writer.touchKeys(batch),
     (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
   );
   lastUsed.start(5_000);
   const decisions = new DecisionService({
-    keys, catalogue, counters, ledger, lastUsed, leaseTtlMs: config.leaseTtlMs, log,
+    keys, catalogue, counters, ledger: writer, lastUsed, leaseTtlMs: config.leaseTtlMs, log,
     onRecorded: (e) => {
       metrics.billableUnits.inc({ model: e.model, environment: e.environment }, e.billable_units);
       if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
@@ -100,12 +104,12 @@ export async function runPolicy(
       server.forceShutdown();
       health.stop();
       keys.stop();
-      lastUsed.stop();
+      await lastUsed.stop();
       // The ledger's window is committed before anything that could wait on the network (a quit to a Redis that
       // is down): its writes are the durable record. Counted marks queued while the store closed go in after.
-      ledger.flush();
+      await writer.flush();
       await counters.close();
-      ledger.flush();
+      await writer.close();
       db.close();
     },
   };

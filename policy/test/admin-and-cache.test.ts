@@ -6,6 +6,7 @@ import { createLogger } from '@gateway/shared';
 import { billingPeriod } from '../src/billing.js';
 import { AdminStore } from '../src/db/admin-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
+import { LedgerStatements } from '../src/db/ledger-statements.js';
 import { UsageLedger } from '../src/db/usage-ledger.js';
 import { authenticate } from '../src/decision-rules.js';
 import { KeyCache } from '../src/key-cache.js';
@@ -46,7 +47,7 @@ describe('admin store and key cache', function () {
     const p = billingPeriod(now, anchor);
     const expected = [0, 1, 2, 3, 4, 5].filter((i) => now - i * 4 * DAY >= p.startMs).length * 10;
     expect(ledger.usedUnits(acct.id, p.startMs)).to.equal(expected);
-    expect(ledger.seedUsedUnits(acct.id, p.startMs, p.endMs)).to.equal(expected);
+    expect(new LedgerStatements(db).seed(acct.id, p.startMs, p.endMs, []).units).to.equal(expected);
   });
 
   it('takes an expiry that does not parse as already past', function () {

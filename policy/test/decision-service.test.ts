@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { createLogger, type UsageReport } from '@gateway/shared';
 import { billingPeriod } from '../src/billing.js';
 import { ModelCatalogue } from '../src/catalogue.js';
-import type { CounterStore } from '../src/counters/counter-store.js';
+import type { CounterStore, UsageSource } from '../src/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
 import { AdminStore } from '../src/db/admin-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
+import { LedgerWriter, usageSourceOf } from '../src/db/ledger-writer.js';
 import { UsageLedger } from '../src/db/usage-ledger.js';
 import { DecisionService } from '../src/decision-service.js';
 import { KeyCache } from '../src/key-cache.js';
@@ -16,35 +17,21 @@ import { LastUsedTracker } from '../src/last-used.js';
 
 const log = createLogger('test', 'silent');
 
-/** The in-process store, with addUsed failing while `failing` is set (Redis down between ledger and counter). */
+/** The in-process store, with settle failing while `failing` is set (Redis down when a report arrives). */
 class FlakyCounters extends MemoryCounterStore {
   failing = false;
-  override async addUsed(...args: Parameters<CounterStore['addUsed']>): Promise<void> {
+  override async settle(...args: Parameters<CounterStore['settle']>): ReturnType<CounterStore['settle']> {
     if (this.failing) throw new Error('counter store unreachable');
-    return super.addUsed(...args);
+    return super.settle(...args);
   }
 }
 
-/** The in-process store, whose addUsed waits while `gate` is set (a slow Redis, or a report being retried). */
-class GatedCounters extends MemoryCounterStore {
-  gate: Promise<void> | undefined;
-  open: () => void = () => undefined;
-  private arrived: () => void = () => undefined;
-  /** Resolves when an addUsed is waiting at the gate. */
-  readonly blocked = new Promise<void>((resolve) => (this.arrived = resolve));
-  override async addUsed(...args: Parameters<CounterStore['addUsed']>): Promise<void> {
-    if (this.gate !== undefined) {
-      this.arrived();
-      await this.gate;
-    }
-    return super.addUsed(...args);
-  }
-}
-
-describe('decision service: the ledger and the allowance counter agree', function () {
+describe('decision service: count at release, and the ledger and the allowance counter agree', function () {
   let dir: string;
   let db: Db;
   let ledger: UsageLedger;
+  let writer: LedgerWriter;
+  let source: UsageSource;
   let keys: KeyCache;
   let admin: AdminStore;
   let accountId: string;
@@ -52,35 +39,86 @@ describe('decision service: the ledger and the allowance counter agree', functio
 
   beforeEach(function () {
     dir = mkdtempSync(join(tmpdir(), 'gw-ds-'));
-    db = openDatabase(join(dir, 'g.sqlite'));
+    const file = join(dir, 'g.sqlite');
+    db = openDatabase(file);
     admin = new AdminStore(db);
     admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
     accountId = admin.createAccount('a', 'p').id;
     keyId = admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).record.id;
     ledger = new UsageLedger(db);
+    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
+    source = usageSourceOf(writer, log);
     keys = new KeyCache(admin, log);
     keys.start(10_000);
   });
-  afterEach(function () {
+  afterEach(async function () {
     keys.stop();
+    await writer.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   const service = (counters: CounterStore) =>
-    new DecisionService({ keys, catalogue: ModelCatalogue.load(), counters, ledger, lastUsed: new LastUsedTracker(() => undefined), leaseTtlMs: 30_000, log });
-  const report = (id: string, input: number, output: number): UsageReport => ({
+    new DecisionService({ keys, catalogue: ModelCatalogue.load(), counters, ledger: writer, lastUsed: new LastUsedTracker(async () => undefined), leaseTtlMs: 30_000, log });
+  const report = (id: string, input: number, output: number, over: Partial<UsageReport> = {}): UsageReport => ({
     request_id: id, decision_id: 'd', key_id: keyId, account_id: accountId, environment: 'live', model: 'alpha-sonnet-5',
     usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(),
+    lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(), ...over,
   });
-  const periodOf = () => {
+  const periodOf = (account = accountId) => {
     const p = billingPeriod(Date.now());
-    return { accountId, periodId: p.id, periodStartMs: p.startMs, periodEndMs: p.endMs };
+    return { accountId: account, periodId: p.id, periodStartMs: p.startMs, periodEndMs: p.endMs };
+  };
+  const countedColumn = (id: string) => (db.prepare('SELECT counted FROM usage_ledger WHERE request_id = ?').get(id) as { counted: number }).counted;
+  /** A key on a plan of its own: `allowance` units, overage as given. */
+  const planKey = (allowance: number, overage = false, ceiling = 0) => {
+    admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance, overage_allowed: overage, overage_ceiling: ceiling, models: null });
+    const account = admin.createAccount('o', 'o').id;
+    const { key, record } = admin.createKey({ account_id: account, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    return { account, key, keyId: record.id };
   };
 
-  it('counts a report whose counter update failed when it is retried, and only once', async function () {
-    const counters = new FlakyCounters((a, s, e) => ledger.seedUsedUnits(a, s, e));
+  it('counts a finished request before the next decision without overage: no acknowledgement, no wait', async function () {
+    const o = planKey(300);
+    const ds = service(new MemoryCounterStore(source));
+    const decide = () => ds.decide({
+      caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
+      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: 100, input_tokens_estimate: 100,
+    });
+    const acks: Array<Promise<unknown>> = [];
+    const outcomes: Array<number | string> = [];
+    for (let i = 0; i < 4; i += 1) {
+      const d = await decide();
+      outcomes.push(d.outcome === 'allow' ? 'allow' : (d.deny?.http_status ?? 0));
+      if (d.outcome !== 'allow') continue;
+      // The report goes out and the next decision follows in the same turn, as on a proxy's ordered stream.
+      acks.push(ds.report(report(`seq${i}`, 100, 50, { account_id: o.account, key_id: o.keyId, lease_id: d.allow!.lease_id })));
+    }
+    await Promise.all(acks);
+    expect(outcomes).to.deep.equal(['allow', 'allow', 402, 402]);
+    expect(ledger.usedUnits(o.account, periodOf().periodStartMs)).to.equal(300);
+  });
+
+  it('with overage: the next decision sees the real units at once, never the worst case and never nothing', async function () {
+    // allowance 1000 + ceiling 100: a request is admitted while used + reserved + its worst case ≤ 1100.
+    const o = planKey(1000, true, 100);
+    const ds = service(new MemoryCounterStore(source));
+    const decide = (maxTokens: number) => ds.decide({
+      caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
+      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: maxTokens, input_tokens_estimate: 100,
+    });
+    const first = await decide(500); // reserves 100 + 500 = 600
+    expect(first.outcome).to.equal('allow');
+    const reported = ds.report(report('r1', 300, 200, { account_id: o.account, key_id: o.keyId, lease_id: first.allow!.lease_id, reserved_units: 600 }));
+    // 500 used: a worst case of 601 would pass the ceiling; one of 600 fits exactly (the 600 reservation is gone).
+    const [over, fitting] = [decide(501), decide(500)];
+    expect((await over).deny?.http_status).to.equal(402);
+    expect((await fitting).outcome).to.equal('allow');
+    await reported;
+  });
+
+  it('counts a report whose counter step failed when it is retried, and only once', async function () {
+    const counters = new FlakyCounters(source);
     const ds = service(counters);
     expect(await counters.used(periodOf())).to.equal(0); // the counter is loaded (from an empty ledger)
     await ds.report(report('r1', 100, 50));
@@ -89,66 +127,57 @@ describe('decision service: the ledger and the allowance counter agree', functio
     let failed = false;
     await ds.report(report('r2', 1000, 500)).catch(() => (failed = true));
     expect(failed).to.equal(true);
-    expect(ledger.usedUnits(accountId, periodOf().periodStartMs)).to.equal(1650);
+    expect(ledger.usedUnits(accountId, periodOf().periodStartMs), 'the row is in the ledger').to.equal(1650);
+    expect(countedColumn('r2'), 'but not counted').to.equal(0);
     expect(await counters.used(periodOf())).to.equal(150);
     counters.failing = false;
     const retry = await ds.report(report('r2', 1000, 500));
     expect(retry.recorded).to.equal(false);
     expect(await counters.used(periodOf())).to.equal(1650);
+    expect(countedColumn('r2')).to.be.above(1);
     await ds.report(report('r2', 1000, 500));
     await ds.report(report('r1', 100, 50));
     expect(await counters.used(periodOf())).to.equal(1650);
   });
 
   it('does not add an uncounted row again once a rebuild from the ledger included it', async function () {
-    const flaky = new FlakyCounters((a, s, e) => ledger.seedUsedUnits(a, s, e));
+    const flaky = new FlakyCounters(source);
     await service(flaky).report(report('r1', 10, 10));
     flaky.failing = true;
     await service(flaky).report(report('r2', 40, 60)).catch(() => undefined);
-    // the counters are lost (a Redis flush); a fresh store rebuilds from the ledger, r2 included
-    const fresh = new MemoryCounterStore((a, s, e) => ledger.seedUsedUnits(a, s, e));
+    // the counters are lost (a Redis flush); a fresh store rebuilds from the ledger, r2 included and marked
+    const fresh = new MemoryCounterStore(source);
     expect(await fresh.used(periodOf())).to.equal(120);
     await service(fresh).report(report('r2', 40, 60));
     expect(await fresh.used(periodOf())).to.equal(120);
+    expect(countedColumn('r2'), 'counted by the rebuild').to.equal(1);
   });
 
-  it('keeps the overage ceiling while a finished request waits for its units to be counted (settle, then count)', async function () {
-    // allowance 1000 + ceiling 100: a request is admitted while used + reserved + its worst case ≤ 1100.
-    admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1000, overage_allowed: true, overage_ceiling: 100, models: null });
-    const overAccount = admin.createAccount('o', 'o').id;
-    const { key } = admin.createKey({ account_id: overAccount, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
-    const counters = new GatedCounters((a, s, e) => ledger.seedUsedUnits(a, s, e));
-    const ds = service(counters);
-    const decide = (maxTokens: number) => ds.decide({
-      caller: { api_key: key, source_ip: '203.0.113.9', request_id: 'r' },
-      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: maxTokens, input_tokens_estimate: 100,
-    });
-
-    const first = await decide(500); // reserves 100 + 500 = 600
-    expect(first.outcome).to.equal('allow');
-    counters.gate = new Promise((resolve) => (counters.open = resolve));
-    const reported = ds.report({
-      ...report('r1', 300, 200), account_id: overAccount, key_id: first.allow!.key.key_id, lease_id: first.allow!.lease_id, reserved_units: 600,
-    });
-    await counters.blocked; // the ledger row is committed; its units are not in the used counter yet
-    // Settled to 500: a worst case of 601 would pass the ceiling (it was admitted when the release dropped the
-    // reservation), one of 600 fits exactly (it was refused while the 600 reservation was still held).
-    expect((await decide(501)).deny?.http_status).to.equal(402);
-    const fitting = await decide(500);
-    expect(fitting.outcome).to.equal('allow');
-    await ds.report({ ...report('r2', 0, 0), account_id: overAccount, key_id: first.allow!.key.key_id, lease_id: fitting.allow!.lease_id });
-
-    counters.open();
-    await reported;
-    const p = billingPeriod(Date.now());
-    expect(await counters.used({ accountId: overAccount, periodId: p.id, periodStartMs: p.startMs, periodEndMs: p.endMs })).to.equal(500);
-    // Counted once: 500 used and nothing reserved.
-    expect((await decide(501)).deny?.http_status).to.equal(402);
-    expect((await decide(500)).outcome).to.equal('allow');
+  it('counts a report that finds its counter missing once, after rebuilding it from the ledger that holds the row', async function () {
+    const ds = service(new MemoryCounterStore(source));
+    await ds.report(report('r1', 10, 20)); // no counter yet: rebuilt from the ledger with r1 in its window
+    const counters = new MemoryCounterStore(source);
+    const ds2 = service(counters);
+    await ds2.report(report('r2', 5, 5));
+    expect(await counters.used(periodOf())).to.equal(40);
+    expect(countedColumn('r1')).to.not.equal(0);
+    expect(countedColumn('r2')).to.not.equal(0);
   });
 
-  it('keeps per-period totals equal to the ledger\'s rows', async function () {
-    const ds = service(new MemoryCounterStore((a, s, e) => ledger.seedUsedUnits(a, s, e)));
+  it('takes back the add of a duplicate report whose marker was lost: the units stay counted once', async function () {
+    const first = new MemoryCounterStore(source);
+    await first.used(periodOf());
+    await service(first).report(report('r1', 100, 100));
+    // The counter is rebuilt from the ledger (r1 is in it, counted) by a store that never saw r1's marker.
+    const counters = new MemoryCounterStore(source);
+    expect(await counters.used(periodOf())).to.equal(200);
+    const ack = await service(counters).report(report('r1', 100, 100));
+    expect(ack.recorded).to.equal(false);
+    expect(await counters.used(periodOf())).to.equal(200);
+  });
+
+  it("keeps per-period totals equal to the ledger's rows", async function () {
+    const ds = service(new MemoryCounterStore(source));
     for (let i = 0; i < 5; i += 1) await ds.report(report(`t${i}`, 10 * i, 5));
     await ds.report(report('t1', 999, 999)); // a replay changes nothing
     const rows = db.prepare('SELECT SUM(billable_units) AS u, COUNT(*) AS n FROM usage_ledger').get() as { u: number; n: number };

@@ -53,33 +53,42 @@ export interface LeaseRef {
   leaseId: string;
 }
 
-/**
- * What a finished request really used, handed to release(): its overage reservation becomes this figure (a
- * settled reservation) until addUsed() moves it into the period's used counter.
- */
-export interface Settlement {
-  /** the request's real billable units */
-  units: number;
+export type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
+
+/** A finished live request's billable units, to be counted into its period's used counter once per request id. */
+export interface UsageCount {
   /** the billing period the units are counted in (the period the request finished in) */
-  periodId: string;
+  period: PeriodSpec;
+  /** whole billable units, above 0 */
+  units: number;
+  requestId: string;
+  /**
+   * This attempt's id (a whole number ≥ 2), kept as the request's marker when it adds: a later attempt that finds
+   * the marker learns who counted, and only the attempt named by the marker may take its add back (uncount).
+   */
+  attempt: number;
 }
 
 /**
- * The whole units a release settles a reservation to; 0 (the reservation is dropped) for none, for no units, and
- * for a figure that is not a finite number. The same rule in every store: a release is never refused over a bad
- * figure (the slot must be freed), and billable units are whole numbers anyway.
+ * What counting did: `added` (the units are in the counter now, by this attempt), `already` (an earlier attempt or
+ * a rebuild counted them: `holder` names it, 1 when unknown), `missing` (the period's counter is not held: nothing
+ * added; the rebuild from the ledger must include the row, see DecisionService.report), `none` (nothing to count).
  */
-export function settledUnits(settled: Settlement | undefined): number {
-  return settled !== undefined && Number.isFinite(settled.units) && settled.units > 0 ? Math.ceil(settled.units) : 0;
-}
+export type CountOutcome =
+  | { kind: 'added' }
+  | { kind: 'already'; holder: number }
+  | { kind: 'missing' }
+  | { kind: 'none' };
 
 /*
- * Settle, then count (overage plans). A request's units reach the used counter only after its ledger row is
- * committed, some milliseconds after its lease is released. So that no admission in that gap sees neither the
- * reservation nor the real usage (and lets spend pass the ceiling), release() does not drop the reservation: it
- * replaces the worst case with the real units, still counted by admit(), and addUsed() removes that settled
- * reservation in the same atomic step as it adds the units to `used`. Each unit is thus counted at least once
- * and, once addUsed has run, exactly once.
+ * Count at release. A finished request's units go into `used` in the same atomic step that frees its slot and drops
+ * its overage reservation (settle), so the next decision on the same ordered stream sees them, with or without
+ * overage. Each request adds once: a marker per request id (holding the attempt that added) refuses a second add.
+ * Counters lost (a Redis flush, a restart of the in-process store) are rebuilt from the ledger, which includes the
+ * rows still waiting in its write window; the rebuild marks the uncounted rows it included, so their later count
+ * attempts find them counted. A duplicate report whose marker was lost adds again, then learns from the ledger that
+ * another attempt had counted the row and takes its own add back (uncount): counted twice for a moment, which only
+ * refuses early, never admits past a limit.
  */
 export interface CounterStore {
   admit(request: AdmitRequest): Promise<AdmitResult>;
@@ -88,35 +97,48 @@ export interface CounterStore {
   /** Extends live leases; resolves with the ids it no longer holds. */
   renew(leases: LeaseRef[], ttlMs: number, nowMs: number): Promise<string[]>;
   /**
-   * Frees a lease's concurrency slot at once. Its reservation, if it holds one, is settled to `settled.units`
-   * (kept, counted by admit, with the lease's expiry) when those are above 0, and dropped otherwise (no
-   * settlement, or 0 units). Idempotent: only a reservation still held is converted; a lease that holds none
-   * (already released, test traffic, a plan without overage) gets none.
+   * One atomic step: frees the lease's slot (if any), drops its reservation (if any), and counts `usage` (if any)
+   * into its period's used counter unless the request's marker says it is counted already. Idempotent.
+   * Settled reservations left by an older release of the policy service (during a rolling upgrade) are still
+   * counted by admit and removed by that release's own add.
    */
-  release(lease: LeaseRef, nowMs: number, settled?: Settlement): Promise<void>;
+  settle(lease: LeaseRef | undefined, usage: UsageCount | undefined, nowMs: number): Promise<CountOutcome>;
   /**
-   * Adds settled usage to a period's counter, only if the counter is present (a missing one is rebuilt from the
-   * ledger, which already holds the row). With a request id it is idempotent: the same request adds once.
-   * With a lease id, the settled reservation release() left for that lease is removed in the same atomic step,
-   * whether or not anything is added (when the counter is missing, the ledger rebuild counts the row; when the
-   * request was added before, its units are in the counter already).
+   * Takes back the add of `usage.attempt`, only if the request's marker still names that attempt (the counter the
+   * add went to is the one held): the units stay counted once, by whoever counted them first.
    */
-  addUsed(
-    spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>,
-    units: number,
-    requestId?: string,
-    leaseId?: string,
-  ): Promise<void>;
+  uncount(usage: UsageCount): Promise<boolean>;
   /** Units used this period, as the counters hold them (rebuilt from the ledger when missing). */
-  used(spec: Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>): Promise<number>;
+  used(spec: PeriodSpec): Promise<number>;
   /** Leases held now in a scope. */
   inFlight(scope: string, nowMs: number): Promise<number>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
+/** What a period's used counter is rebuilt from: the ledger's figure and the rows in it not yet counted. */
+export interface LedgerSeed {
+  /** live billable units of the period: committed rows and rows still waiting in the ledger's write window */
+  units: number;
+  /** request ids in `units` whose rows are not marked counted: the rebuild marks them as its own */
+  uncounted: readonly string[];
+}
+
 /** Where counters come from when the store has lost them: the durable ledger. */
-export type UsedUnitsLoader = (accountId: string, periodStartMs: number, periodEndMs: number) => number;
+export interface UsageSource {
+  load(accountId: string, periodStartMs: number, periodEndMs: number): Promise<LedgerSeed>;
+  /** A rebuild that included these uncounted rows was stored: mark them counted (holder 1). */
+  included(requestIds: readonly string[]): void;
+}
+
+/** The marker holder recorded for a rebuild's rows, and for counts whose attempt is not known. */
+export const REBUILD_HOLDER = 1;
+
+/** A holder read back from a marker: a whole number ≥ 1, or REBUILD_HOLDER for anything else (an older release's '1'). */
+export function holderOf(value: unknown): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 1 ? n : REBUILD_HOLDER;
+}
 
 /** Fixed windows aligned to the UTC minute. */
 export function windowOf(nowMs: number): { index: number; resetUnix: number } {

@@ -1,5 +1,5 @@
 import type { GatewayConfig, Logger } from '@gateway/shared';
-import type { CounterStore, UsedUnitsLoader } from './counter-store.js';
+import type { CounterStore, UsageSource } from './counter-store.js';
 import { MemoryCounterStore } from './memory-counter-store.js';
 import { RedisCounterStore } from './redis-counter-store.js';
 import { createRedisClient, waitUntilReady, watchConnection } from './redis-connection.js';
@@ -11,12 +11,12 @@ const STARTUP_WAIT_MS = 2_000;
  * In-process counters when no Redis is configured; Redis whenever REDIS_URL is set. An unreachable Redis does not
  * stop the service from starting: decisions answer 503 (fail closed) until the client reconnects by itself.
  */
-export async function createCounterStore(config: GatewayConfig, loadUsed: UsedUnitsLoader, log: Logger): Promise<CounterStore> {
-  if (config.redisUrl === undefined) return new MemoryCounterStore(loadUsed);
+export async function createCounterStore(config: GatewayConfig, source: UsageSource, log: Logger): Promise<CounterStore> {
+  if (config.redisUrl === undefined) return new MemoryCounterStore(source);
   const client = createRedisClient(config.redisUrl);
   watchConnection(client, log);
   if (!(await waitUntilReady(client, STARTUP_WAIT_MS))) {
     log.warn('counter store (Redis) unreachable at start; decisions answer 503 until it returns');
   }
-  return new RedisCounterStore(client, loadUsed, { keyPrefix: config.redisKeyPrefix });
+  return new RedisCounterStore(client, source, { keyPrefix: config.redisKeyPrefix });
 }

@@ -1,7 +1,5 @@
-import type { AdmitRequest, AdmitResult, CounterStore, LeaseRef, Settlement, WindowPosition, WindowSpec } from './counter-store.js';
+import type { AdmitRequest, AdmitResult, CounterStore, CountOutcome, LeaseRef, PeriodSpec, UsageCount, WindowPosition, WindowSpec } from './counter-store.js';
 import type { PolicyMetrics } from '../policy-metrics.js';
-
-type PeriodSpec = Parameters<CounterStore['used']>[0];
 
 /**
  * A counter store that times its calls and counts their failures (metrics), and keeps the leases it granted,
@@ -38,15 +36,15 @@ export class InstrumentedCounterStore implements CounterStore {
     return gone;
   }
 
-  release(lease: LeaseRef, nowMs: number, settled?: Settlement): Promise<void> {
+  settle(lease: LeaseRef | undefined, usage: UsageCount | undefined, nowMs: number): Promise<CountOutcome> {
     // Sent before anything is awaited: a release must reach the store in the order the caller issued it.
-    const done = this.timed('release', this.inner.release(lease, nowMs, settled));
-    this.leases.delete(lease.leaseId);
+    const done = this.timed('settle', this.inner.settle(lease, usage, nowMs));
+    if (lease !== undefined) this.leases.delete(lease.leaseId);
     return done;
   }
 
-  addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
-    return this.timed('add_used', this.inner.addUsed(spec, units, requestId, leaseId));
+  uncount(usage: UsageCount): Promise<boolean> {
+    return this.timed('uncount', this.inner.uncount(usage));
   }
 
   used(spec: PeriodSpec): Promise<number> {

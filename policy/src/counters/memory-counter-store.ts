@@ -1,17 +1,18 @@
 import {
   allowanceAdmits,
+  REBUILD_HOLDER,
   retryAfterSeconds,
   windowOf,
   type AdmitRequest,
   type AdmitResult,
-  type AllowanceSpec,
   type CounterStore,
+  type CountOutcome,
   type LeaseRef,
-  type Settlement,
-  type UsedUnitsLoader,
+  type PeriodSpec,
+  type UsageCount,
+  type UsageSource,
   type WindowPosition,
   type WindowSpec,
-  settledUnits,
 } from './counter-store.js';
 
 interface Lease {
@@ -22,30 +23,28 @@ interface Lease {
   reservedUnits: number;
 }
 
-/** A released lease's reservation, settled to the real units, waiting for addUsed (see CounterStore). */
-interface SettledReservation {
-  accountId: string;
-  periodId: string;
-  units: number;
-  /** the lease's expiry: dropped by admit after it, should addUsed never come */
-  expiresMs: number;
+/** A request's marker: which attempt counted it, and until when the marker is kept. */
+interface Marker {
+  holder: number;
+  untilMs: number;
 }
 
-type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
+/** As long as the Redis store keeps its markers. */
+const MARKER_TTL_MS = 3_600_000;
 
 /** In-process counters: the embedded default for a single node. Synchronous inside, so admit() is atomic. */
 export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, { index: number; count: number }>();
   private readonly leases = new Map<string, Lease>();
-  /** By lease id: reservations of released leases whose units are not in `usedByPeriod` yet. */
-  private readonly settled = new Map<string, SettledReservation>();
   private readonly usedByPeriod = new Map<string, number>();
-  /** Requests whose units were added (for an hour), so a repeated addUsed adds nothing. */
-  private readonly applied = new Map<string, number>();
+  /** By request id: who counted it, so a repeated count adds nothing. */
+  private readonly markers = new Map<string, Marker>();
 
-  constructor(private readonly loadUsed: UsedUnitsLoader) {}
+  constructor(private readonly source: UsageSource) {}
 
   async admit(r: AdmitRequest): Promise<AdmitResult> {
+    // The only await: a missing counter is rebuilt first; everything after it runs in one turn, so admit is atomic.
+    if (r.allowance !== undefined && !this.usedByPeriod.has(usedKey(r.allowance))) await this.rebuild(r.allowance);
     const position = this.position(r.windows, r.nowMs);
     if (position.remaining <= 0) {
       return { ok: false, reason: 'rpm', window: position, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
@@ -55,7 +54,7 @@ export class MemoryCounterStore implements CounterStore {
     }
     if (r.allowance !== undefined) {
       const a = r.allowance;
-      const used = this.usedSync(a);
+      const used = this.usedByPeriod.get(usedKey(a)) ?? 0;
       if (!allowanceAdmits(a, used, this.reserved(a.accountId, a.periodId, r.nowMs))) {
         return { ok: false, reason: 'allowance', window: position, retryAfterSeconds: 0 };
       }
@@ -98,43 +97,32 @@ export class MemoryCounterStore implements CounterStore {
     return unknown;
   }
 
-  async release(ref: LeaseRef, _nowMs: number, settled?: Settlement): Promise<void> {
-    const lease = this.leases.get(ref.leaseId);
-    this.leases.delete(ref.leaseId);
-    // Only a reservation still held is settled; a lease holding none (already released, test traffic, no
-    // overage) gets none, and 0 real units drop it.
-    if (lease === undefined || lease.accountId === null || lease.reservedUnits <= 0) return;
-    const units = settledUnits(settled);
-    if (settled === undefined || units === 0) return;
-    this.settled.set(ref.leaseId, {
-      accountId: lease.accountId,
-      periodId: settled.periodId,
-      units,
-      expiresMs: lease.expiresMs,
-    });
+  async settle(lease: LeaseRef | undefined, usage: UsageCount | undefined, nowMs: number): Promise<CountOutcome> {
+    if (lease !== undefined) this.leases.delete(lease.leaseId);
+    if (usage === undefined || usage.units <= 0) return { kind: 'none' };
+    const k = usedKey(usage.period);
+    const held = this.usedByPeriod.get(k);
+    if (held === undefined) return { kind: 'missing' };
+    const marker = this.markers.get(usage.requestId);
+    if (marker !== undefined && marker.untilMs > nowMs) return { kind: 'already', holder: marker.holder };
+    this.mark(usage.requestId, usage.attempt, nowMs);
+    this.usedByPeriod.set(k, held + usage.units);
+    return { kind: 'added' };
   }
 
-  /**
-   * Adds only to a counter already held. A missing one is loaded from the ledger when next read, and the ledger
-   * already holds this usage (it is written before addUsed): loading then adding would count it twice.
-   * The lease's settled reservation goes in the same step, whether or not anything is added.
-   */
-  async addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
-    if (leaseId !== undefined) this.settled.delete(leaseId);
-    const k = usedKey(spec);
+  async uncount(usage: UsageCount): Promise<boolean> {
+    const marker = this.markers.get(usage.requestId);
+    if (marker === undefined || marker.holder !== usage.attempt) return false;
+    const k = usedKey(usage.period);
     const held = this.usedByPeriod.get(k);
-    if (held === undefined) return;
-    if (requestId !== undefined) {
-      const now = Date.now();
-      if ((this.applied.get(requestId) ?? 0) > now) return;
-      this.applied.set(requestId, now + 3_600_000);
-      if (this.applied.size > 10_000) for (const [id, until] of this.applied) if (until <= now) this.applied.delete(id);
-    }
-    this.usedByPeriod.set(k, held + units);
+    if (held !== undefined) this.usedByPeriod.set(k, held - usage.units);
+    marker.holder = REBUILD_HOLDER;
+    return true;
   }
 
   async used(spec: PeriodSpec): Promise<number> {
-    return this.usedSync(spec);
+    if (!this.usedByPeriod.has(usedKey(spec))) await this.rebuild(spec);
+    return this.usedByPeriod.get(usedKey(spec)) ?? 0;
   }
 
   async inFlight(scope: string, nowMs: number): Promise<number> {
@@ -147,7 +135,6 @@ export class MemoryCounterStore implements CounterStore {
 
   async close(): Promise<void> {
     this.leases.clear();
-    this.settled.clear();
   }
 
   /** The binding window: the one with the fewest requests left. */
@@ -163,14 +150,20 @@ export class MemoryCounterStore implements CounterStore {
     return best ?? { limit: 0, remaining: 0, resetUnix };
   }
 
-  private usedSync(spec: PeriodSpec): number {
+  /** Loads a missing counter from the ledger; if another load stored one meanwhile, that one stands. */
+  private async rebuild(spec: PeriodSpec): Promise<void> {
+    const seed = await this.source.load(spec.accountId, spec.periodStartMs, spec.periodEndMs);
     const k = usedKey(spec);
-    let v = this.usedByPeriod.get(k);
-    if (v === undefined) {
-      v = this.loadUsed(spec.accountId, spec.periodStartMs, spec.periodEndMs);
-      this.usedByPeriod.set(k, v);
-    }
-    return v;
+    if (this.usedByPeriod.has(k)) return;
+    this.usedByPeriod.set(k, seed.units);
+    const now = Date.now();
+    for (const id of seed.uncounted) this.mark(id, REBUILD_HOLDER, now);
+    if (seed.uncounted.length > 0) this.source.included(seed.uncounted);
+  }
+
+  private mark(requestId: string, holder: number, nowMs: number): void {
+    this.markers.set(requestId, { holder, untilMs: nowMs + MARKER_TTL_MS });
+    if (this.markers.size > 10_000) for (const [id, m] of this.markers) if (m.untilMs <= nowMs) this.markers.delete(id);
   }
 
   private countLeases(scope: string, nowMs: number): number {
@@ -182,15 +175,11 @@ export class MemoryCounterStore implements CounterStore {
     return n;
   }
 
-  /** Worst cases of the requests in flight plus the settled units of those released but not yet counted. */
+  /** Worst cases of the requests in flight in this period. */
   private reserved(accountId: string, periodId: string, nowMs: number): number {
     let n = 0;
     for (const lease of this.leases.values()) {
       if (lease.expiresMs > nowMs && lease.accountId === accountId && lease.periodId === periodId) n += lease.reservedUnits;
-    }
-    for (const [id, s] of this.settled) {
-      if (s.expiresMs <= nowMs) this.settled.delete(id);
-      else if (s.accountId === accountId && s.periodId === periodId) n += s.units;
     }
     return n;
   }

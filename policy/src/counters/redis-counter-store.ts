@@ -1,23 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import {
+  holderOf,
   retryAfterSeconds,
   windowOf,
   type AdmitRequest,
   type AdmitResult,
-  type AllowanceSpec,
   type CounterStore,
+  type CountOutcome,
   type LeaseRef,
-  type Settlement,
-  type UsedUnitsLoader,
+  type PeriodSpec,
+  type UsageCount,
+  type UsageSource,
   type WindowPosition,
   type WindowSpec,
-  settledUnits,
 } from './counter-store.js';
 import { accountOf, RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
-import { addUsedScript, admitScript, releaseScript, renewScript, seedUsedScript } from './redis-scripts.js';
+import { admitScript, rebuildUsedScript, renewScript, settleScript, uncountScript } from './redis-scripts.js';
 
-type PeriodSpec = Pick<AllowanceSpec, 'accountId' | 'periodId' | 'periodStartMs' | 'periodEndMs'>;
 type AdmitCode = 'ok' | 'rpm' | 'concurrency' | 'allowance' | 'load';
 
 export interface RedisCounterStoreOptions {
@@ -25,7 +24,10 @@ export interface RedisCounterStoreOptions {
   keyPrefix?: string;
 }
 
-/** How long a request's "units added" marker lasts: retries of a report come within seconds to minutes. */
+/**
+ * How long a request's "units added" marker lasts: retries of a report come within seconds to minutes. A later
+ * duplicate finds the ledger row counted by another attempt and takes its own add back (CounterStore).
+ */
 const APPLIED_MARKER_TTL_MS = 3_600_000;
 /** A window counter outlives its minute by a minute, then Redis drops it. */
 const WINDOW_TTL_SECONDS = 120;
@@ -44,7 +46,7 @@ export class RedisCounterStore implements CounterStore {
 
   constructor(
     private readonly client: RedisClient,
-    private readonly loadUsed: UsedUnitsLoader,
+    private readonly source: UsageSource,
     options: RedisCounterStoreOptions = {},
   ) {
     this.keys = new RedisKeys(options.keyPrefix ?? 'gw:');
@@ -57,12 +59,11 @@ export class RedisCounterStore implements CounterStore {
       return { ok: false, reason: 'rpm', window: { limit: 0, remaining: 0, resetUnix }, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
     }
     sameAccount(r);
-    let reply = await this.runAdmit(r, index, '');
+    let reply = await this.runAdmit(r, index);
     if (reply.code === 'load' && r.allowance !== undefined) {
-      // The counter is missing: read the ledger and hand the figure to the script, with no await in between, so
-      // an addUsed sent after this read reaches Redis after the seed (and one sent before it is in the figure).
-      const a = r.allowance;
-      reply = await this.runAdmit(r, index, String(this.loadUsed(a.accountId, a.periodStartMs, a.periodEndMs)));
+      // The counter is missing: rebuild it from the ledger (only if still missing), then admit again.
+      await this.rebuild(r.allowance);
+      reply = await this.runAdmit(r, index);
     }
     const position = bindingWindow(r.windows, reply.counts, resetUnix);
     switch (reply.code) {
@@ -109,32 +110,51 @@ export class RedisCounterStore implements CounterStore {
     return leases.map((l) => l.leaseId).filter((id) => gone.has(id));
   }
 
-  async release(lease: LeaseRef, _nowMs: number, settled?: Settlement): Promise<void> {
-    await releaseScript.run(this.client, this.leaseKeys(lease.scope), [
-      lease.leaseId,
-      this.keys.settledReservation(lease.leaseId),
-      settledUnits(settled),
-      settled?.periodId ?? '',
-    ]);
+  async settle(lease: LeaseRef | undefined, usage: UsageCount | undefined, _nowMs: number): Promise<CountOutcome> {
+    const accountId = lease !== undefined ? accountOf(lease.scope) : usage?.period.accountId;
+    if (accountId === undefined) return { kind: 'none' };
+    // A lease and its usage belong to one account (one hash slot); live usage without a lease names the live scope.
+    const scope = lease?.scope ?? `${accountId}:live`;
+    const keys = [
+      this.keys.leases(scope),
+      this.keys.reservations(accountId),
+      this.keys.reservedUnits(accountId),
+      // Without usage, the script counts nothing: the used and marker keys are named only to stay in the slot.
+      usage === undefined ? this.keys.used({ accountId, periodId: '-' }) : this.keys.used(usage.period),
+      this.keys.applied(accountId, usage?.requestId ?? '-'),
+    ];
+    if (usage !== undefined && !(Number.isSafeInteger(usage.units) && usage.attempt >= 2)) {
+      throw new Error(`usage to count must be whole units with an attempt id (got ${usage.units}, ${usage.attempt})`);
+    }
+    const reply = asArray(
+      await settleScript.run(this.client, keys, [lease?.leaseId ?? '', usage?.units ?? 0, usage?.attempt ?? 0, APPLIED_MARKER_TTL_MS]),
+    );
+    switch (reply[0]) {
+      case 'added':
+        return { kind: 'added' };
+      case 'already':
+        return { kind: 'already', holder: holderOf(reply[1]) };
+      case 'missing':
+        return { kind: 'missing' };
+      case 'none':
+        return { kind: 'none' };
+      default:
+        throw new Error(`counter store: unexpected settle reply ${String(reply[0])}`);
+    }
   }
 
-  async addUsed(spec: PeriodSpec, units: number, requestId?: string, leaseId?: string): Promise<void> {
-    if (!Number.isSafeInteger(units)) throw new Error(`used units must be an integer (got ${units})`);
-    // Without a request id every call adds (callers that need no idempotency); with one, a repeat adds nothing.
-    const marker = this.keys.applied(spec.accountId, requestId ?? `anon-${randomUUID()}`);
-    await addUsedScript.run(
-      this.client,
-      [this.keys.used(spec), marker, this.keys.reservations(spec.accountId), this.keys.reservedUnits(spec.accountId)],
-      [units, APPLIED_MARKER_TTL_MS, leaseId === undefined || leaseId === '' ? '' : this.keys.settledReservation(leaseId)],
-    );
+  async uncount(usage: UsageCount): Promise<boolean> {
+    const keys = [this.keys.used(usage.period), this.keys.applied(usage.period.accountId, usage.requestId)];
+    return Number(await uncountScript.run(this.client, keys, [usage.attempt, usage.units])) === 1;
   }
 
   async used(spec: PeriodSpec): Promise<number> {
-    const key = this.keys.used(spec);
-    const held = await this.client.get(key);
+    const held = await this.client.get(this.keys.used(spec));
     if (held !== null) return Number(held);
-    const seed = this.loadUsed(spec.accountId, spec.periodStartMs, spec.periodEndMs);
-    return Number(await seedUsedScript.run(this.client, [key], [seed, usedTtlMs(spec)]));
+    await this.rebuild(spec);
+    const rebuilt = await this.client.get(this.keys.used(spec));
+    if (rebuilt === null) throw new Error('counter store: the used counter is still missing after rebuilding it');
+    return Number(rebuilt);
   }
 
   async inFlight(scope: string, nowMs: number): Promise<number> {
@@ -157,7 +177,23 @@ export class RedisCounterStore implements CounterStore {
     }
   }
 
-  private async runAdmit(r: AdmitRequest, index: number, seed: string): Promise<{ code: AdmitCode; counts: number[] }> {
+  /**
+   * Rebuilds a missing used counter from the ledger (its committed rows and those in its write window), only if
+   * still missing; the uncounted rows the figure includes get markers in the same step and are then marked counted
+   * in the ledger, so no count attempt of theirs adds them again.
+   */
+  private async rebuild(spec: PeriodSpec): Promise<void> {
+    const seed = await this.source.load(spec.accountId, spec.periodStartMs, spec.periodEndMs);
+    const markers = seed.uncounted.map((id) => this.keys.applied(spec.accountId, id));
+    const stored = await rebuildUsedScript.run(this.client, [this.keys.used(spec), ...markers], [
+      seed.units,
+      usedTtlMs(spec),
+      APPLIED_MARKER_TTL_MS,
+    ]);
+    if (Number(stored) === 1 && seed.uncounted.length > 0) this.source.included(seed.uncounted);
+  }
+
+  private async runAdmit(r: AdmitRequest, index: number): Promise<{ code: AdmitCode; counts: number[] }> {
     const keys = r.windows.map((w) => this.keys.window(w.scope, index));
     const c = r.concurrency;
     const a = r.allowance;
@@ -178,7 +214,8 @@ export class RedisCounterStore implements CounterStore {
       a?.ceiling ?? 0,
       a?.reserveUnits ?? 0,
       a?.periodId ?? '',
-      seed,
+      // No seed: a missing counter is answered `load` and rebuilt by rebuild() (the argument stays for older releases).
+      '',
       a === undefined ? 0 : usedTtlMs(a),
       ...r.windows.map((w) => w.limit),
     ];

@@ -136,55 +136,53 @@ return gone
 `);
 
 /**
- * Frees a lease (its concurrency slot, at once) and settles its reservation: when the lease still holds one and
- * the real units are above 0, the reservation moves to the settled member with the real units and the period
- * they count in, keeping the lease's expiry as its score; otherwise it is dropped. admit keeps counting a
- * settled reservation until addUsed removes it as it adds the units to `used`, so no admission in between sees
- * neither. Should addUsed never succeed, admit's cleanup drops it at that expiry: until then the units are held
- * (fail closed); after it they are unseen until the retried report counts them. Idempotent: a lease holding no
- * reservation (already released, test traffic, no overage) gets none.
- * KEYS: leases, reservations, reservedUnits. ARGV: 1 leaseId, 2 settled member, 3 settled units, 4 periodId
+ * Count at release, in one step: frees a lease (its concurrency slot), drops its reservation, and adds a finished
+ * request's units to its period's used counter unless the request's marker shows it counted already. The marker
+ * holds the attempt that added, so a later attempt learns who counted (and an uncount can tell its own add).
+ * When the counter is missing nothing is added and no marker is set: the caller has the row in the ledger (or in
+ * its write window) before this reply is read, so the rebuild includes it, or the caller counts it after a rebuild
+ * that did not. Replies {code[, holder]}: added | already, holder | missing | none.
+ * Reservations that an older release settled (member `settled:<leaseId>`) are left for that release's add-used.
+ * KEYS: leases, reservations, reservedUnits, used, marker
+ * ARGV: 1 leaseId ('' = none), 2 units (0 = count nothing), 3 attempt, 4 marker TTL ms
  */
-export const releaseScript = new RedisScript('release', `
-redis.call('ZREM', KEYS[1], ARGV[1])
-local expires = redis.call('ZSCORE', KEYS[2], ARGV[1])
-local held = redis.call('HGET', KEYS[3], ARGV[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-if expires and held and tonumber(ARGV[3]) > 0 then
-  redis.call('ZADD', KEYS[2], expires, ARGV[2])
-  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[4])
+export const settleScript = new RedisScript('settle', `
+if ARGV[1] ~= '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
 end
+if tonumber(ARGV[2]) <= 0 then return { 'none' } end
+if redis.call('EXISTS', KEYS[4]) == 0 then return { 'missing' } end
+local held = redis.call('GET', KEYS[5])
+if held then return { 'already', held } end
+redis.call('SET', KEYS[5], ARGV[3], 'PX', ARGV[4])
+redis.call('INCRBY', KEYS[4], ARGV[2])
+return { 'added' }
+`);
+
+/**
+ * Takes back one attempt's add (a duplicate report, counted again after its marker was lost): only while the marker
+ * still names that attempt, so only an add that went to the counter held now is taken back. The marker then stays,
+ * naming nobody's add, so it cannot be taken back twice.
+ * KEYS: used, marker. ARGV: 1 attempt, 2 units
+ */
+export const uncountScript = new RedisScript('uncount', `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECRBY', KEYS[1], ARGV[2]) end
+redis.call('SET', KEYS[2], '1', 'KEEPTTL')
 return 1
 `);
 
 /**
- * Adds settled units only when the period's counter exists. When it is missing, the ledger (written before
- * this call) already holds the row, so the next load from the ledger includes it: adding here would count it twice.
- * A marker per request makes it idempotent: a call that ran but whose reply was lost (a timeout) and is then
- * retried adds nothing the second time.
- * In the same step it removes the request's settled reservation (settled member '' = none) in every case: the
- * units are now in `used`, were already (the marker), or will be (the ledger load), so they count once.
- * KEYS: used, marker, reservations, reservedUnits. ARGV: 1 units, 2 marker TTL ms, 3 settled member
+ * Rebuilds a missing used counter from the ledger's figure, only if still missing, and then marks each uncounted
+ * row the figure includes as counted by the rebuild (holder 1), so their own count attempts add nothing. Replies 1
+ * when this rebuild was stored, 0 when another was there first (its figure stands, these rows stay uncounted).
+ * KEYS: used, marker_1..marker_n. ARGV: 1 seed, 2 used TTL ms, 3 marker TTL ms
  */
-export const addUsedScript = new RedisScript('add-used', `
-if ARGV[3] ~= '' then
-  redis.call('ZREM', KEYS[3], ARGV[3])
-  redis.call('HDEL', KEYS[4], ARGV[3])
-end
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) == false then return false end
-return redis.call('INCRBY', KEYS[1], ARGV[1])
-`);
-
-/**
- * The period's used units; when missing, sets the seed loaded from the ledger (only if still missing) and
- * replies with whatever the counter holds then.
- * KEYS: used. ARGV: 1 seed, 2 TTL ms
- */
-export const seedUsedScript = new RedisScript('seed-used', `
-local v = redis.call('GET', KEYS[1])
-if v then return v end
+export const rebuildUsedScript = new RedisScript('rebuild-used', `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return ARGV[1]
+for i = 2, #KEYS do redis.call('SET', KEYS[i], '1', 'PX', ARGV[3]) end
+return 1
 `);

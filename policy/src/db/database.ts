@@ -11,12 +11,18 @@ export type Db = Database.Database;
  */
 export function openDatabase(file: string): Db {
   mkdirSync(dirname(file), { recursive: true });
+  const db = openConnection(file);
+  migrate(db);
+  return db;
+}
+
+/** Another connection to a database openDatabase() has brought up to date (the ledger writer's own). */
+export function openConnection(file: string): Db {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  migrate(db);
   return db;
 }
 

@@ -40,6 +40,11 @@ export class WriteBatcher<T, R> {
     });
   }
 
+  /** What waits for the window now, oldest first. */
+  queued(): T[] {
+    return this.queue.map((q) => q.item);
+  }
+
   /** Writes what is queued now (shutdown, before the database closes). */
   flush(): void {
     this.cancelTimer?.();

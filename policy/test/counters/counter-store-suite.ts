@@ -9,7 +9,8 @@ import type {
   AdmitResult,
   AllowanceSpec,
   CounterStore,
-  UsedUnitsLoader,
+  UsageCount,
+  UsageSource,
   WindowSpec,
 } from '../../src/counters/counter-store.js';
 
@@ -20,7 +21,7 @@ export interface StoreFixture {
 }
 
 export interface CounterStoreBackend {
-  create(loadUsed: UsedUnitsLoader): Promise<StoreFixture>;
+  create(source: UsageSource): Promise<StoreFixture>;
   dispose(): Promise<void>;
 }
 
@@ -36,7 +37,12 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     let store: CounterStore;
     /** What the ledger holds for this test's account: the figure the loader answers with. */
     let ledger: number;
+    /** Rows of this test's account the ledger holds uncounted (the loader answers with them). */
+    let uncounted: string[];
     let loads: Array<[string, number, number]>;
+    /** What rebuilds reported as included. */
+    let included: string[][];
+    let seq: number;
     let acct: string;
     /** 10.0 s into a UTC minute */
     let t0: number;
@@ -51,13 +57,21 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     });
     beforeEach(async () => {
       ledger = 0;
+      uncounted = [];
+      included = [];
+      seq = 0;
       loads = [];
       acct = `acct_${randomBytes(6).toString('hex')}`;
       minuteStart = Math.floor(Date.now() / MINUTE) * MINUTE;
       t0 = minuteStart + 10_000;
-      fixture = await backend!.create((accountId, startMs, endMs) => {
-        loads.push([accountId, startMs, endMs]);
-        return accountId === acct ? ledger : 0;
+      fixture = await backend!.create({
+        load: async (accountId, startMs, endMs) => {
+          loads.push([accountId, startMs, endMs]);
+          return accountId === acct ? { units: ledger, uncounted: [...uncounted] } : { units: 0, uncounted: [] };
+        },
+        included: (ids) => {
+          included.push([...ids]);
+        },
       });
       store = fixture.store;
     });
@@ -82,11 +96,18 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
       ...a,
     });
     const admit = (r: Partial<AdmitRequest> & { nowMs: number }): Promise<AdmitResult> => store.admit({ windows: [rpm(100)], ...r });
-    /** Usage of a finished request, in the order the decision service writes it: the ledger first, then the counter. */
-    const settle = async (units: number, periodId = 'p1'): Promise<void> => {
+    const usage = (units: number, periodId = 'p1', requestId = `req_${(seq += 1)}`, attempt = 100 + seq): UsageCount => ({
+      period: period(periodId),
+      units,
+      requestId,
+      attempt,
+    });
+    /** A finished request as the decision service counts it: its row is in the ledger (or its window) first. */
+    const finish = async (units: number, periodId = 'p1', leaseId?: string) => {
       ledger += units;
-      await store.addUsed(period(periodId), units);
+      return store.settle(leaseId === undefined ? undefined : { scope: `${acct}:live`, leaseId }, usage(units, periodId), t0);
     };
+    const free = (leaseId: string, scope = `${acct}:live`) => store.settle({ scope, leaseId }, undefined, t0);
 
     describe('per-minute windows', () => {
       it('admits exactly the limit, then refuses with rpm and the whole seconds to the next minute', async () => {
@@ -169,12 +190,12 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
         expect(await admit({ nowMs: t0, concurrency: slot('l2', 2) })).to.include({ ok: true });
         expect(await admit({ nowMs: t0, concurrency: slot('l3', 2) })).to.include({ ok: false, reason: 'concurrency' });
         expect(await store.inFlight(`${acct}:live`, t0)).to.equal(2);
-        await store.release({ scope: `${acct}:live`, leaseId: 'l1' }, t0);
-        await store.release({ scope: `${acct}:live`, leaseId: 'l1' }, t0);
+        expect(await free('l1')).to.deep.equal({ kind: 'none' });
+        await free('l1');
         expect(await store.inFlight(`${acct}:live`, t0)).to.equal(1);
         expect(await admit({ nowMs: t0, concurrency: slot('l4', 2) })).to.include({ ok: true });
         expect(await admit({ nowMs: t0, concurrency: slot('l5', 2) })).to.include({ ok: false, reason: 'concurrency' });
-        await store.release({ scope: `${acct}:live`, leaseId: 'never-held' }, t0);
+        await free('never-held');
         expect(await store.inFlight(`${acct}:live`, t0)).to.equal(2);
       });
 
@@ -228,12 +249,12 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     });
 
     describe('allowance', () => {
-      it('without overage admits while used < allowance; settled usage moves it', async () => {
+      it('without overage admits while used < allowance; counted usage moves it', async () => {
         ledger = 98;
         expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) })).to.include({ ok: true });
-        await settle(1);
+        expect(await finish(1)).to.deep.equal({ kind: 'added' });
         expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) })).to.include({ ok: true });
-        await settle(1);
+        await finish(1);
         expect(await store.used(period())).to.equal(100);
         const refused = await admit({ nowMs: t0, allowance: allowance({ allowance: 100 }) });
         expect(refused).to.include({ ok: false, reason: 'allowance' });
@@ -245,180 +266,143 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
         expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: spec })).to.include({ ok: true });
         expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: spec })).to.include({ ok: true });
         expect(await admit({ nowMs: t0, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: false, reason: 'allowance' });
-        await settle(10);
-        await store.release({ scope: `${acct}:live`, leaseId: 'a' }, t0);
+        await finish(10);
+        await free('a');
         // used 10 + b's 50 + 50 = 110 ≤ 120
         expect(await admit({ nowMs: t0, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: true });
         expect(await admit({ nowMs: t0, concurrency: slot('d', 10), allowance: allowance({ ...spec, reserveUnits: 11 }) })).to.include({ reason: 'allowance' });
         expect(await admit({ nowMs: t0, concurrency: slot('d', 10), allowance: allowance({ ...spec, reserveUnits: 10 }) })).to.include({ ok: true });
       });
 
-      describe('settle, then count: a released reservation holds the real units until addUsed counts them', () => {
+      describe('count at release: one step frees the slot, drops the reservation and counts the units', () => {
         // allowance 100 + ceiling 20: an admission fits while used + reserved + its own worst case ≤ 120.
         const over = (reserveUnits: number, periodId = 'p1') =>
           allowance({ ...period(periodId), allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits });
         /** Whether a request with this worst case would be admitted now; holds nothing (no lease). */
         const fits = async (reserveUnits: number, nowMs = t0, periodId = 'p1') =>
           (await admit({ nowMs, allowance: over(reserveUnits, periodId) })).ok;
-        const lease = (leaseId: string) => ({ scope: `${acct}:live`, leaseId });
 
-        it('counts the settled units (not the worst case, not nothing) until addUsed moves them into used, once', async () => {
+        it('with overage: the next admission sees the real units in used, not the worst case and not nothing', async () => {
           expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
           expect(await fits(40)).to.equal(true); // 80 + 40 = 120
           expect(await fits(41)).to.equal(false);
-
-          await store.release(lease('a'), t0 + 1_000, { units: 30, periodId: 'p1' });
-          expect(await store.inFlight(`${acct}:live`, t0 + 1_000)).to.equal(0); // the slot is free at once
-          // used 0 + settled 30: 91 would fit were the reservation dropped; 90 would not fit were it still 80.
-          expect(await fits(91)).to.equal(false);
-          expect(await fits(90)).to.equal(true);
-
-          // A replayed release changes nothing: no second settlement, and the first is not dropped.
-          await store.release(lease('a'), t0 + 2_000, { units: 30, periodId: 'p1' });
-          await store.release(lease('a'), t0 + 2_000);
-          expect(await fits(91)).to.equal(false);
-          expect(await fits(90)).to.equal(true);
-          // Nor does a renew of the released lease racing in behind it (it reports the lease gone).
-          expect(await store.renew([lease('a')], TTL, t0 + 2_000)).to.deep.equal(['a']);
-          expect(await fits(91)).to.equal(false);
-
-          ledger += 30;
-          await store.addUsed(period(), 30, 'req_a', 'a');
+          expect(await finish(30, 'p1', 'a')).to.deep.equal({ kind: 'added' });
+          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0); // the slot is free
           expect(await store.used(period())).to.equal(30);
-          // used 30 and nothing reserved: counted once (twice would refuse 90), and counted (91 is refused).
+          // used 30, nothing reserved: 90 fits, 91 does not (the worst case would refuse 90, nothing would admit 91).
           expect(await fits(90)).to.equal(true);
           expect(await fits(91)).to.equal(false);
+        });
 
-          // Repeats after the count change nothing either.
-          await store.addUsed(period(), 30, 'req_a', 'a');
-          await store.release(lease('a'), t0 + 3_000, { units: 30, periodId: 'p1' });
+        it('without overage: a request that ends at the allowance is counted before the next admission', async () => {
+          const spec = allowance({ allowance: 100 });
+          expect(await admit({ nowMs: t0, concurrency: slot('a', 1), allowance: spec })).to.include({ ok: true });
+          expect(await finish(100, 'p1', 'a')).to.deep.equal({ kind: 'added' });
+          expect(await admit({ nowMs: t0, concurrency: slot('b', 1), allowance: spec })).to.include({ ok: false, reason: 'allowance' });
+        });
+
+        it('counts a request once: a repeat names the attempt that counted it, and frees nothing twice', async () => {
+          expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(50) })).to.include({ ok: true });
+          const first = usage(30, 'p1', 'req_same', 7);
+          expect(await store.settle({ scope: `${acct}:live`, leaseId: 'a' }, first, t0)).to.deep.equal({ kind: 'added' });
+          expect(await store.settle({ scope: `${acct}:live`, leaseId: 'a' }, { ...first, attempt: 8 }, t0)).to.deep.equal({ kind: 'already', holder: 7 });
+          expect(await store.settle(undefined, { ...first, attempt: 9 }, t0)).to.deep.equal({ kind: 'already', holder: 7 });
           expect(await store.used(period())).to.equal(30);
           expect(await fits(90)).to.equal(true);
           expect(await fits(91)).to.equal(false);
         });
 
-        it('creates no reservation for a lease that holds none, and drops one settled to 0 units', async () => {
-          const zero = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 0 });
-          expect(await admit({ nowMs: t0, concurrency: slot('none', 10), allowance: zero })).to.include({ ok: true });
-          expect(await admit({ nowMs: t0, concurrency: slot('nocap', 10) })).to.include({ ok: true });
+        it('counts nothing for test traffic or no units, and still frees the slot', async () => {
           expect(await admit({ nowMs: t0, windows: [rpm(5, `${acct}:test:rpm`)], concurrency: slot('t1', 10, `${acct}:test`) })).to.include({ ok: true });
-          expect(await admit({ nowMs: t0, concurrency: slot('empty', 10), allowance: over(50) })).to.include({ ok: true });
-          await store.release(lease('none'), t0, { units: 50, periodId: 'p1' });
-          await store.release(lease('nocap'), t0, { units: 50, periodId: 'p1' });
-          await store.release({ scope: `${acct}:test`, leaseId: 't1' }, t0, { units: 50, periodId: 'p1' });
-          await store.release(lease('never-held'), t0, { units: 50, periodId: 'p1' });
-          await store.release(lease('empty'), t0, { units: 0, periodId: 'p1' });
+          expect(await admit({ nowMs: t0, concurrency: slot('z', 10), allowance: over(50) })).to.include({ ok: true });
+          expect(await free('t1', `${acct}:test`)).to.deep.equal({ kind: 'none' });
+          expect(await store.settle({ scope: `${acct}:live`, leaseId: 'z' }, usage(0), t0)).to.deep.equal({ kind: 'none' });
+          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
+          expect(await store.inFlight(`${acct}:test`, t0)).to.equal(0);
           expect(await fits(120)).to.equal(true);
-          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
         });
 
-        it('settles a fraction up to whole units, and drops a figure that is not a finite number (the slot is freed all the same)', async () => {
-          expect(await admit({ nowMs: t0, concurrency: slot('frac', 10), allowance: over(40) })).to.include({ ok: true });
-          expect(await admit({ nowMs: t0, concurrency: slot('nan', 10), allowance: over(40) })).to.include({ ok: true });
-          expect(await admit({ nowMs: t0, concurrency: slot('inf', 10), allowance: over(40) })).to.include({ ok: true });
-          await store.release(lease('nan'), t0, { units: Number.NaN, periodId: 'p1' });
-          await store.release(lease('inf'), t0, { units: Number.POSITIVE_INFINITY, periodId: 'p1' });
-          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(1);
-          // 'frac' still holds 40; the other two hold nothing: 80 fits beside it, 81 does not.
-          expect(await fits(80)).to.equal(true);
-          expect(await fits(81)).to.equal(false);
-          await store.release(lease('frac'), t0, { units: 29.2, periodId: 'p1' });
-          expect(await store.inFlight(`${acct}:live`, t0)).to.equal(0);
-          // settled to 30: 90 fits, 91 does not.
-          expect(await fits(90)).to.equal(true);
-          expect(await fits(91)).to.equal(false);
-        });
-
-        it('holds the settled units in the period the request finished in; addUsed removes them even when that counter is missing', async () => {
+        it('counts in the period the request finished in', async () => {
           expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
-          await store.release(lease('a'), t0, { units: 30, periodId: 'p2' });
-          expect(await fits(120)).to.equal(true); // p1 no longer holds anything
-          // p2's counter is not loaded yet: addUsed adds nothing (the ledger load will include the row) but
-          // still removes the settled reservation.
-          ledger += 30;
-          await store.addUsed(period('p2'), 30, 'req_a', 'a');
-          expect(await fits(90, t0, 'p2')).to.equal(true); // loads 30 from the ledger; nothing reserved
+          await store.used(period('p2'));
+          expect(await finish(30, 'p2', 'a')).to.deep.equal({ kind: 'added' });
+          expect(await fits(120)).to.equal(true); // p1 holds nothing
+          expect(await fits(90, t0, 'p2')).to.equal(true);
           expect(await fits(91, t0, 'p2')).to.equal(false);
-          expect(await store.used(period('p2'))).to.equal(30);
         });
 
-        it('drops a settled reservation whose lease expiry passed (addUsed never came)', async () => {
-          expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: over(80) })).to.include({ ok: true });
-          await store.release(lease('a'), t0 + 1_000, { units: 30, periodId: 'p1' });
-          expect(await fits(91, t0 + TTL - 1)).to.equal(false);
-          expect(await fits(91, t0 + TTL)).to.equal(true);
-          // Dropped by that admission's cleanup, not merely ignored: gone even for a clock just before it.
-          expect(await fits(91, t0 + TTL - 1)).to.equal(true);
-        });
-
-        it('admits no more than the ceiling allows while settled reports wait to be counted (many concurrent)', async () => {
+        it('admits no more than the ceiling allows once concurrent requests have been counted', async () => {
           for (const id of ['a', 'b', 'c']) expect(await admit({ nowMs: t0, concurrency: slot(id, 10), allowance: over(40) })).to.include({ ok: true });
-          await Promise.all(['a', 'b', 'c'].map((id) => store.release(lease(id), t0, { units: 25, periodId: 'p1' })));
-          // 75 settled: 45 left under the ceiling, so of 20 concurrent 10-unit requests exactly 4 get in.
+          await Promise.all(['a', 'b', 'c'].map((id) => finish(25, 'p1', id)));
+          // 75 used: 45 left under the ceiling, so of 20 concurrent 10-unit requests exactly 4 get in.
           const results = await Promise.all(
             Array.from({ length: 20 }, (_, i) => admit({ nowMs: t0, concurrency: slot(`n${i}`, 50), allowance: over(10) })),
           );
           expect(results.filter((r) => r.ok)).to.have.length(4);
         });
+
+        it('takes back an add only for the attempt the marker names, once', async () => {
+          await store.used(period());
+          const counted = usage(30, 'p1', 'req_x', 41);
+          expect(await store.settle(undefined, counted, t0)).to.deep.equal({ kind: 'added' });
+          expect(await store.uncount({ ...counted, attempt: 42 })).to.equal(false);
+          expect(await store.used(period())).to.equal(30);
+          expect(await store.uncount(counted)).to.equal(true);
+          expect(await store.used(period())).to.equal(0);
+          expect(await store.uncount(counted)).to.equal(false);
+          expect(await store.used(period())).to.equal(0);
+          // The marker stays: the request is not counted again by a later attempt.
+          expect(await store.settle(undefined, { ...counted, attempt: 43 }, t0)).to.deep.equal({ kind: 'already', holder: 1 });
+        });
       });
 
-      it('frees a reservation when its lease expires, and keeps it while the lease is renewed', async () => {
-        const spec = allowance({ allowance: 100, overageAllowed: true, ceiling: 20, reserveUnits: 60 });
-        expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: spec })).to.include({ ok: true });
-        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: spec })).to.include({ ok: true });
-        expect(await admit({ nowMs: t0 + 10_000, concurrency: slot('c', 10), allowance: spec })).to.include({ reason: 'allowance' });
-        expect(await store.renew([{ scope: `${acct}:live`, leaseId: 'a' }], TTL, t0 + 20_000)).to.deep.equal([]);
-        // b expired at t0+30 s unrenewed; a lives until t0+50 s.
-        expect(await admit({ nowMs: t0 + 35_000, concurrency: slot('c', 10), allowance: spec })).to.include({ ok: true });
-        expect(await admit({ nowMs: t0 + 35_000, concurrency: slot('d', 10), allowance: spec })).to.include({ reason: 'allowance' });
-      });
+      describe('a lost counter is rebuilt from the ledger', () => {
+        it('counts nothing and marks nothing while the counter is missing; the rebuild marks the uncounted rows it includes', async () => {
+          ledger = 40;
+          const late = usage(30, 'p1', 'req_late', 55);
+          expect(await store.settle(undefined, late, t0)).to.deep.equal({ kind: 'missing' });
+          // The decision service has the row in the ledger before it reads the reply: the rebuild includes it.
+          ledger += 30;
+          uncounted = ['req_late'];
+          expect(await store.used(period())).to.equal(70);
+          expect(included).to.deep.equal([['req_late']]);
+          expect(await store.settle(undefined, late, t0)).to.deep.equal({ kind: 'already', holder: 1 });
+          expect(await store.used(period())).to.equal(70);
+          expect(await finish(5)).to.deep.equal({ kind: 'added' });
+          expect(await store.used(period())).to.equal(75);
+        });
 
-      it("counts only the reservations of the request's own period", async () => {
-        const p1 = allowance({ allowance: 100, overageAllowed: true, ceiling: 0, reserveUnits: 80 });
-        const p2 = { ...p1, periodId: 'p2', periodStartMs: p1.periodEndMs, periodEndMs: p1.periodEndMs + 30 * DAY };
-        expect(await admit({ nowMs: t0, concurrency: slot('a', 10), allowance: p1 })).to.include({ ok: true });
-        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: p1 })).to.include({ reason: 'allowance' });
-        expect(await admit({ nowMs: t0, concurrency: slot('b', 10), allowance: p2 })).to.include({ ok: true });
-      });
+        it('of two rebuilds at once, one stands; only its rows are marked', async () => {
+          ledger = 10;
+          uncounted = ['req_u'];
+          const [a, b] = await Promise.all([store.used(period()), store.used(period())]);
+          expect([a, b]).to.deep.equal([10, 10]);
+          expect(included).to.deep.equal([['req_u']]);
+          expect(loads.length).to.be.within(1, 2);
+        });
 
-      it('never counts a report twice when the counter was missing (the ledger already holds it)', async () => {
-        ledger = 40;
-        await settle(30);
-        expect(await store.used(period())).to.equal(70);
-        await settle(5);
-        expect(await store.used(period())).to.equal(75);
-      });
+        it('rebuilds used units after the store lost its counters, and adds once afterwards', async () => {
+          ledger = 40;
+          expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: true });
+          await finish(10);
+          expect(await store.used(period())).to.equal(50);
 
-      it('adds a request\'s units once however often its addUsed is repeated (a lost reply, retried)', async () => {
-        ledger = 5;
-        expect(await store.used(period())).to.equal(5);
-        await store.addUsed(period(), 30, 'req_same');
-        await store.addUsed(period(), 30, 'req_same');
-        await store.addUsed(period(), 7, 'req_other');
-        expect(await store.used(period())).to.equal(42);
-      });
+          store = await fixture.loseData();
+          loads = [];
+          // a report settled while the counter was gone: nothing added, its row is in the ledger's figure
+          expect(await finish(10)).to.deep.equal({ kind: 'missing' });
+          expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: false, reason: 'allowance' });
+          expect(loads).to.deep.equal([[acct, t0 - DAY, t0 + 29 * DAY]]);
+          expect(await store.used(period())).to.equal(60);
+          await finish(5);
+          expect(await store.used(period())).to.equal(65);
 
-      it('rebuilds used units from the ledger after the store lost its counters', async () => {
-        ledger = 40;
-        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: true });
-        await settle(10);
-        expect(await store.used(period())).to.equal(50);
-
-        store = await fixture.loseData();
-        loads = [];
-        ledger += 10; // a report settled while the counter was gone: its addUsed finds nothing to add to
-        await store.addUsed(period(), 10);
-        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: false, reason: 'allowance' });
-        expect(loads).to.deep.equal([[acct, t0 - DAY, t0 + 29 * DAY]]);
-        expect(await store.used(period())).to.equal(60);
-        await settle(5);
-        expect(await store.used(period())).to.equal(65);
-
-        store = await fixture.loseData();
-        expect(await store.used(period())).to.equal(65);
-        await settle(1);
-        expect(await store.used(period())).to.equal(66);
-        expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 67 }) })).to.include({ ok: true });
+          store = await fixture.loseData();
+          expect(await store.used(period())).to.equal(65);
+          await finish(1);
+          expect(await store.used(period())).to.equal(66);
+          expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 67 }) })).to.include({ ok: true });
+        });
       });
     });
   });

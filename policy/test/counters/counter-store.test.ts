@@ -1,16 +1,16 @@
 import { MemoryCounterStore } from '../../src/counters/memory-counter-store.js';
 import { createRedisClient, waitUntilReady } from '../../src/counters/redis-connection.js';
 import { RedisCounterStore } from '../../src/counters/redis-counter-store.js';
-import type { UsedUnitsLoader } from '../../src/counters/counter-store.js';
+import type { UsageSource } from '../../src/counters/counter-store.js';
 import { startTestRedis, startTestRedisCluster, type TestRedis } from '../support/redis-harness.js';
 import { describeCounterStore, type CounterStoreBackend } from './counter-store-suite.js';
 
 describeCounterStore('in-process', async () => ({
-  async create(loadUsed) {
+  async create(source) {
     return {
-      store: new MemoryCounterStore(loadUsed),
+      store: new MemoryCounterStore(source),
       // The in-process store loses its counters when the process restarts: a new store over the same ledger.
-      loseData: async () => new MemoryCounterStore(loadUsed),
+      loseData: async () => new MemoryCounterStore(source),
     };
   },
   async dispose() {},
@@ -21,11 +21,11 @@ describeCounterStore('Redis Cluster', async () => redisBackend(await startTestRe
 
 function redisBackend(redis: TestRedis): CounterStoreBackend {
   return {
-    async create(loadUsed: UsedUnitsLoader) {
+    async create(source: UsageSource) {
       const client = createRedisClient(redis.url);
       client.on('error', () => undefined);
       if (!(await waitUntilReady(client, 5_000))) throw new Error(`test Redis at ${redis.url} is not ready`);
-      const store = new RedisCounterStore(client, loadUsed, { keyPrefix: redis.keyPrefix });
+      const store = new RedisCounterStore(client, source, { keyPrefix: redis.keyPrefix });
       return {
         store,
         async loseData() {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createLogger, loadConfig } from '@gateway/shared';
-import type { AdmitRequest, CounterStore } from '../../src/counters/counter-store.js';
+import type { AdmitRequest, CounterStore, UsageSource } from '../../src/counters/counter-store.js';
 import { createCounterStore } from '../../src/counters/create-counter-store.js';
 import { createRedisClient, waitUntilReady } from '../../src/counters/redis-connection.js';
 import { RedisCounterStore } from '../../src/counters/redis-counter-store.js';
@@ -44,6 +44,12 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
   }
 }
 
+
+/** A ledger that holds `units` for every period and no uncounted row. */
+function ledgerOf(units: number): UsageSource {
+  return { load: async () => ({ units, uncounted: [] }), included: () => undefined };
+}
+
 describe('Redis counter store when Redis fails', function () {
   this.timeout(15_000);
   let server: RedisServerProcess | undefined;
@@ -61,7 +67,7 @@ describe('Redis counter store when Redis fails', function () {
     const client = createRedisClient(server.url);
     client.on('error', () => undefined);
     expect(await waitUntilReady(client, 5_000)).to.equal(true);
-    store = new RedisCounterStore(client, () => 7);
+    store = new RedisCounterStore(client, ledgerOf(7));
     expect(await store.admit(liveRequest('l1'))).to.include({ ok: true });
 
     await server.stop();
@@ -87,7 +93,7 @@ describe('Redis counter store when Redis fails', function () {
     const client = createRedisClient(server.url, { commandTimeoutMs: 300 });
     client.on('error', () => undefined);
     expect(await waitUntilReady(client, 5_000)).to.equal(true);
-    store = new RedisCounterStore(client, () => 0);
+    store = new RedisCounterStore(client, ledgerOf(0));
     server.pause();
     try {
       const started = Date.now();
@@ -106,7 +112,7 @@ describe('Redis counter store when Redis fails', function () {
     const log = createLogger('test', 'info', { write: (line: string) => void lines.push(line) });
     const config = loadConfig({ REDIS_URL: `redis://127.0.0.1:${port}` });
     const started = Date.now();
-    store = await createCounterStore(config, () => 0, log);
+    store = await createCounterStore(config, ledgerOf(0), log);
     expect(Date.now() - started).to.be.below(3_000);
     expect(store).to.be.instanceOf(RedisCounterStore);
     expect(lines.some((l) => l.includes('"level":40') && l.includes('unreachable at start'))).to.equal(true);
@@ -120,7 +126,7 @@ describe('Redis counter store when Redis fails', function () {
   });
 
   it('createCounterStore keeps the in-process store when REDIS_URL is unset', async () => {
-    store = await createCounterStore(loadConfig({}), () => 0, createLogger('test', 'silent'));
+    store = await createCounterStore(loadConfig({}), ledgerOf(0), createLogger('test', 'silent'));
     expect(store).to.not.be.instanceOf(RedisCounterStore);
     expect(await store.ping()).to.equal(true);
   });
