@@ -86,6 +86,10 @@ export class GrpcPolicyClient implements PolicyClient {
     return this.session.report(report);
   }
 
+  catchUpBeforeDecisions(catchUp: () => Promise<void>): void {
+    this.session.setCatchUp(catchUp);
+  }
+
   async authenticate(caller: Caller): Promise<Answer<KeyIdentity>> {
     const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller });
     if (r.outcome === 'key' && r.key != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.key };

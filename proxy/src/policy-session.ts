@@ -45,6 +45,10 @@ export class PolicySession {
   /** Whether the current stream's server takes batches; messages waiting for this turn's batch. */
   private batching = false;
   private pending: SessionRequest[] = [];
+  /** Runs each time a stream opens, before it takes decisions: the spool's reports go first (setCatchUp). */
+  private catchUp: (() => Promise<void>) | undefined;
+  /** While set, the current stream's catch-up is running; decisions wait for it. */
+  private catchingUp: Promise<void> | undefined;
 
   constructor(
     private readonly openStream: OpenSession,
@@ -57,14 +61,48 @@ export class PolicySession {
   }
 
   async decide(req: DecideRequest): Promise<DecisionWire> {
+    if (this.catchingUp !== undefined) await this.waitFor(this.catchingUp);
     const res = await this.send({ id: 0, body: 'decide', decide: req }, 'decision');
     return res.decision as DecisionWire;
   }
+
+  /**
+   * Sets what runs each time a stream (re)opens, before the stream takes any new decision: the spool's replay,
+   * so reports that missed the last stream are applied (each releases its slot and counts its units) ahead of the
+   * decisions that follow. Reports are never held back; decisions wait at most the session deadline, then fail
+   * closed (503) rather than be decided ahead of usage still unapplied.
+   */
+  setCatchUp(catchUp: () => Promise<void>): void {
+    this.catchUp = catchUp;
+    if (this.stream !== undefined) this.startCatchUp();
+  }
+
 
   /** The report is queued on the stream, in call order, when this returns; the promise settles with the answer. */
   async report(r: UsageReport): Promise<UsageAck> {
     const res = await this.send({ id: 0, body: 'report', report: r }, 'ack');
     return res.ack as UsageAck;
+  }
+
+  private async waitFor(catchingUp: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deadlineMs)));
+    try {
+      if ((await Promise.race([catchingUp, late])) === 'late') throw unavailable();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private startCatchUp(): void {
+    const catchUp = this.catchUp;
+    if (catchUp === undefined) return;
+    const running: Promise<void> = catchUp()
+      .catch((err: unknown) => this.log.warn({ err }, 'catching up on spooled usage failed'))
+      .finally(() => {
+        if (this.catchingUp === running) this.catchingUp = undefined;
+      });
+    this.catchingUp = running;
   }
 
   close(): void {
@@ -145,6 +183,7 @@ export class PolicySession {
     };
     stream.on('error', (err: grpc.ServiceError) => broken(err));
     stream.on('end', () => broken());
+    this.startCatchUp();
   }
 
   private failAll(): void {

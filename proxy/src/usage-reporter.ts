@@ -8,6 +8,7 @@ import type { UsageSpool } from './usage-spool.js';
 export class UsageReporter {
   private readonly pending = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private replaying: Promise<void> | undefined;
 
   constructor(
     private readonly policy: PolicyClient,
@@ -15,11 +16,20 @@ export class UsageReporter {
     private readonly log: Logger,
   ) {}
 
-  /** Replays the spool now (start-up: reports left by an earlier run) and then every `intervalMs`. */
+  /**
+   * Replays the spool every `intervalMs`, and each time the decision stream (re)opens before it takes a decision
+   * (start-up included: reports left by an earlier run).
+   */
   start(intervalMs: number): void {
-    void this.replay();
+    this.policy.catchUpBeforeDecisions(() => this.catchUp());
     this.timer = setInterval(() => void this.replay(), intervalMs);
     this.timer.unref();
+  }
+
+  /** A replay that starts now: one already running may have sent to a stream that has since broken. */
+  private async catchUp(): Promise<void> {
+    await this.replaying;
+    await this.replay();
   }
 
   /**
@@ -38,14 +48,17 @@ export class UsageReporter {
     await Promise.allSettled([...this.pending]);
   }
 
-  private async replay(): Promise<void> {
-    try {
-      await this.spool.replay(async (r) => {
+  private replay(): Promise<void> {
+    this.replaying ??= this.spool
+      .replay(async (r) => {
         await this.policy.reportUsage(r);
-      });
-    } catch (err) {
-      this.log.error({ err }, 'usage spool replay failed');
-    }
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => this.log.error({ err }, 'usage spool replay failed'),
+      )
+      .finally(() => (this.replaying = undefined));
+    return this.replaying;
   }
 
   private async deliver(r: UsageReport, sent: Promise<unknown>): Promise<void> {

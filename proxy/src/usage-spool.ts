@@ -2,6 +2,9 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { join } from 'node:path';
 import { ServiceUnavailableError, type Logger, type UsageReport } from '@gateway/shared';
 
+/** Spooled reports sent at once in a replay. */
+const REPLAY_CHUNK = 256;
+
 /** usage-<pid>-<tag>.jsonl, or that name with .replaying-<pid> while a replay holds it */
 const FILE = /^usage-(\d+)-[A-Za-z0-9]+\.jsonl(?:\.replaying-(\d+))?$/;
 
@@ -61,6 +64,7 @@ export class UsageSpool {
       for (const name of await this.claimable()) {
         // Renaming first means appends made meanwhile go to a fresh file and are never lost by the rewrite.
         const claimed = join(this.dir, `${name.replace(/\.replaying-\d+$/, '')}.replaying-${process.pid}`);
+        const keep: string[] = [];
         try {
           await rename(join(this.dir, name), claimed);
         } catch {
@@ -68,28 +72,31 @@ export class UsageSpool {
         }
         const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => l !== '');
         let i = 0;
-        for (; i < lines.length; i += 1) {
-          let report: UsageReport;
-          try {
-            report = JSON.parse(lines[i] as string) as UsageReport;
-          } catch {
-            this.log.error('skipping an unreadable spool line');
-            continue;
+        while (i < lines.length) {
+          // A chunk goes out at once (one stream write each, in order): acknowledgements wait for the ledger's
+          // commit window, and one report at a time would pay it once per report.
+          const chunk = lines.slice(i, i + REPLAY_CHUNK);
+          const results = await Promise.allSettled(chunk.map((line) => this.sendLine(line, send)));
+          for (let j = 0; j < chunk.length; j += 1) {
+            const r = results[j] as PromiseSettledResult<'sent' | 'unreadable'>;
+            if (r.status === 'fulfilled') {
+              if (r.value === 'sent') delivered += 1;
+            } else if (!(r.reason instanceof ServiceUnavailableError)) {
+              // Refused for good (not a transport failure): set it aside so it cannot block the reports behind it.
+              this.log.error({ err: r.reason }, 'usage report refused; kept in the spool\'s rejected file');
+              await this.setAside(chunk[j] as string);
+            } else {
+              keep.push(chunk[j] as string);
+            }
           }
-          try {
-            await send(report);
-            delivered += 1;
-          } catch (err) {
-            if (err instanceof ServiceUnavailableError) break; // still away: keep this and the rest, in order
-            // Refused for good (not a transport failure): set it aside so it cannot block the reports behind it.
-            this.log.error({ err, request_id: report.request_id }, 'usage report refused; kept in the spool\'s rejected file');
-            await this.setAside(lines[i] as string);
-          }
+          i += chunk.length;
+          if (keep.length > 0) break; // still away: keep the rest, in order
         }
-        if (i < lines.length) {
-          left += lines.length - i;
+        const rest = [...keep, ...lines.slice(i)];
+        if (rest.length > 0) {
+          left += rest.length;
           try {
-            await this.appendLines(lines.slice(i));
+            await this.appendLines(rest);
           } catch (err) {
             // Could not write them back: keep the claimed file, under its original name, for the next replay.
             this.log.error({ err }, 'usage spool could not be rewritten');
@@ -105,6 +112,19 @@ export class UsageSpool {
       this.waiting = left + this.appendedSinceReplay;
       this.replaying = false;
     }
+  }
+
+  /** Sends one spooled line; an unreadable one is skipped (logged without its content). */
+  private async sendLine(line: string, send: (r: UsageReport) => Promise<void>): Promise<'sent' | 'unreadable'> {
+    let report: UsageReport;
+    try {
+      report = JSON.parse(line) as UsageReport;
+    } catch {
+      this.log.error('skipping an unreadable spool line');
+      return 'unreadable';
+    }
+    await send(report);
+    return 'sent';
   }
 
   /** Our own file, plus files (or half-done replays) of proxies that are no longer running. */

@@ -90,4 +90,53 @@ describe('PolicySession: one ordered stream, batched once the server takes batch
     void session.report(report).catch(() => undefined);
     expect(next.written.map((m) => m.body)).to.deep.equal(['report']);
   });
+
+  it('holds new decisions on a reopened stream until the spool has caught up; reports go out at once', async () => {
+    let finish: () => void = () => undefined;
+    let runs = 0;
+    session.setCatchUp(() => {
+      runs += 1;
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    expect(runs, 'the open stream catches up too').to.equal(1);
+    const s = streams[0] as FakeStream;
+    s.greet(false);
+    const decision = session.decide(decideReq).catch((e: unknown) => e);
+    void session.report(report).catch(() => undefined);
+    await turn();
+    expect(s.written.map((m) => m.body), 'the report, not the decision').to.deep.equal(['report']);
+    finish();
+    await turn();
+    await turn();
+    expect(s.written.map((m) => m.body)).to.deep.equal(['report', 'decide']);
+    s.emit('data', { id: 2, body: 'decision', decision: { decision_id: 'dec_1', rate_limit: null, outcome: 'deny' } } as SessionResponse);
+    expect(await decision).to.deep.include({ decision_id: 'dec_1' });
+
+    // The stream breaks and reopens: the next stream catches up again before its first decision.
+    s.emit('error', Object.assign(new Error('gone'), { code: 14 }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runs).to.equal(2);
+    const next = streams[1] as FakeStream;
+    void session.decide(decideReq).catch(() => undefined);
+    await turn();
+    expect(next.written).to.have.length(0);
+    finish();
+    await turn();
+    await turn();
+    expect(next.written.map((m) => m.body)).to.deep.equal(['decide']);
+  });
+
+  it('fails a decision closed when the catch-up outlasts the deadline', async () => {
+    session.close();
+    streams = [];
+    session = new PolicySession(() => {
+      const s = new FakeStream();
+      streams.push(s);
+      return s as unknown as ClientDuplexStream<SessionRequest, SessionResponse>;
+    }, log, 30, { initialMs: 1, maxMs: 5 });
+    session.setCatchUp(() => new Promise<void>(() => undefined));
+    const failed = await session.decide(decideReq).then(() => 'decided', (e: { status?: number }) => e.status);
+    expect(failed).to.equal(503);
+    expect((streams[0] as FakeStream).written).to.have.length(0);
+  });
 });

@@ -27,13 +27,35 @@ describe('usage spool', function () {
       seen.push(r.request_id);
       if (r.request_id === 'r2') throw new ServiceUnavailableError('still down');
     });
-    // it stops at the first failure (the policy service is still away) and keeps the rest, in order
-    expect(first).to.equal(1);
-    expect(seen).to.deep.equal(['r1', 'r2']);
+    // a chunk of reports goes out at once; the one the policy service did not take is kept for the next replay
+    expect(first).to.equal(2);
+    expect(seen).to.deep.equal(['r1', 'r2', 'r3']);
     const again: string[] = [];
-    expect(await spool.replay(async (r) => void again.push(r.request_id))).to.equal(2);
-    expect(again).to.deep.equal(['r2', 'r3']);
+    expect(await spool.replay(async (r) => void again.push(r.request_id))).to.equal(1);
+    expect(again).to.deep.equal(['r2']);
     expect(await spool.replay(async () => undefined)).to.equal(0);
+  });
+
+  it('sends a chunk of reports before any is answered, and stops after a chunk the policy service did not take', async function () {
+    const spool = new UsageSpool(dir, log, 'k');
+    for (let i = 0; i < 300; i += 1) await spool.append(report(`r${i}`));
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const replay = spool.replay(async (r) => {
+      sent.push(r.request_id);
+      await answered;
+      throw new ServiceUnavailableError('still down');
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent, 'the first chunk is out before any answer').to.have.length(256);
+    answer();
+    expect(await replay).to.equal(0);
+    expect(sent, 'nothing after the chunk that failed').to.have.length(256);
+    expect(spool.waitingReports).to.equal(300);
+    const again: string[] = [];
+    expect(await spool.replay(async (r) => void again.push(r.request_id))).to.equal(300);
+    expect(again).to.deep.equal(Array.from({ length: 300 }, (_, i) => `r${i}`));
   });
 
   it('sets aside a report refused for good, so it cannot block the ones behind it', async function () {

@@ -35,6 +35,11 @@ export interface PolicyClient {
    * any later decision of this proxy); the promise says whether it was taken.
    */
   reportUsage(report: UsageReport): Promise<UsageAck>;
+  /**
+   * Runs `catchUp` each time the decision stream (re)opens, before the stream takes a new decision: the spool's
+   * replay, so reports that missed a broken stream count before the decisions after it.
+   */
+  catchUpBeforeDecisions(catchUp: () => Promise<void>): void;
   /** The key and source address only, nothing counted: `ok` carries the key, with the window position. */
   authenticate(caller: Caller): Promise<Answer<KeyIdentity>>;
   /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
