@@ -32,6 +32,11 @@ export interface GatewayConfig {
   readonly leaseTtlMs: number;
   /** How often the policy service looks for key changes made by gatewayctl (revocations must bite within 1 s). */
   readonly keyPollMs: number;
+  /**
+   * How long the policy service's ledger writes wait for company before one commit takes them all. It delays a
+   * report's acknowledgement (the proxy holds the report until then), never the counting of its units.
+   */
+  readonly ledgerWindowMs: number;
   /** false: do not create the demo account on an empty database. */
   readonly bootstrapDemo: boolean;
   /** The proxy's connection caps and how long a client may take to send a request (slow senders are cut). */
@@ -156,6 +161,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     catalogueFile: str('CATALOGUE_FILE'),
     leaseTtlMs: int('LEASE_TTL_MS', 30_000, 1_000, 60_000),
     keyPollMs: int('KEY_POLL_MS', 200, 20, 1_000),
+    ledgerWindowMs: int('LEDGER_WINDOW_MS', 20, 0, 5_000),
     bootstrapDemo: bootstrapRaw !== 'false',
     connections: {
       max: int('MAX_CONNECTIONS', 10_000, 1, 1_000_000),

@@ -5,6 +5,7 @@ import { startMessagesFake, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
 import { awayFromMinuteEdge, sleep } from './harness/clock.js';
+import { redisCommand } from './harness/redis-command.js';
 
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
 
@@ -255,18 +256,3 @@ describe('allowance on Redis: ledger is the truth, Redis failures fail closed', 
     fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
   });
 });
-
-/** One Redis command over a raw socket (RESP), so the test does not depend on the store's own client. */
-async function redisCommand(port: number, ...args: string[]): Promise<string> {
-  const { createConnection } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ port, host: '127.0.0.1' }, () => {
-      socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
-    });
-    socket.once('data', (d) => {
-      socket.end();
-      resolve(d.toString());
-    });
-    socket.once('error', reject);
-  });
-}
