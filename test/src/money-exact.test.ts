@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
-import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
+import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
 import { redisCommand } from './harness/redis-command.js';
@@ -160,3 +160,48 @@ for (const backend of ['in-process', 'Redis'] as Backend[]) {
     });
   });
 }
+
+describe('money exact across proxies: a client that moves to another proxy (and policy replica) after each response', function () {
+  this.timeout(120_000);
+  let redis: RedisServerProcess;
+  let fake: MessagesFake;
+  let gw: TestGateway;
+  let second: ServiceProcess;
+  let secondProxy: ServiceProcess;
+
+  before(async function () {
+    redis = await RedisServerProcess.start();
+    fake = await startMessagesFake({ apiKey: 'up' });
+    fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
+    gw = await new TestGateway({
+      redis: { url: redis.url, keyPrefix: 'gw:' },
+      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up' },
+    }).start();
+    second = startService('policy-2', 'policy/dist/src/main.js', { ...gw.env, POLICY_ADDR: '127.0.0.1:0' });
+    const port = (await second.waitFor((l) => l.msg === 'policy service listening'))['port'] as number;
+    secondProxy = startService('proxy-2', 'proxy/dist/src/main.js', { ...gw.env, POLICY_ADDR: `127.0.0.1:${port}` });
+    gw.ports.push((await secondProxy.waitFor((l) => l.msg === 'proxy listening'))['port'] as number);
+  });
+  after(async () => {
+    await secondProxy?.stop();
+    await second?.stop();
+    await gw?.stop();
+    await fake?.close();
+    await redis?.dispose();
+  });
+
+  it('admits at most one request past the allowance per move (docs/decisions.md), and meters every one it serves', async function () {
+    const N = 6;
+    for (let account = 0; account < 5; account += 1) {
+      const k = await createKey(gw, { env: 'live', plan: { name: `move-${account}`, allowance: N * UNITS, concurrency: 5 } });
+      // Every request moves: even ones to the first proxy and policy replica, odd ones to the second.
+      const statuses = await sequence(gw, k.key, N + 4, { proxy: (i) => i % 2 });
+      const served = statuses.filter((s) => s === 200).length;
+      expect(statuses.slice(0, N)).to.deep.equal(times(N, 200));
+      expect(statuses.slice(served)).to.deep.equal(times(N + 4 - served, 402));
+      expect(served - N, 'at most one past the allowance').to.be.within(0, 1);
+      expect(await ledgerUnits(gw, k, served)).to.equal(served * UNITS);
+      expect(await usedNow(gw, k.key)).to.equal(served * UNITS);
+    }
+  });
+});
