@@ -1,0 +1,85 @@
+/*
+ * A rolling upgrade from the previous release (test/previous-release.json, built from this repository's history):
+ * while both versions run, the previous release's proxy talks to the new policy service and the new proxy to the
+ * previous policy service, both policy services count on one Redis and write one ledger (the new Redis scripts
+ * beside the old ones), under steady mixed load. No request fails, and the counters equal the ledger exactly.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { RedisServerProcess } from '@gateway/policy/test-support/redis';
+import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import { TestGateway, createKey, startService, type ServiceProcess } from './harness/gateway.js';
+import { waitForLedger } from './harness/ledger.js';
+import { previousRelease } from './upgrade/previous-release.js';
+
+const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
+const UNITS = 150;
+
+describe('rolling upgrade from the previous release: mixed versions under load', function () {
+  this.timeout(300_000);
+  let redis: RedisServerProcess;
+  let fake: MessagesFake;
+  let gw: TestGateway;
+  const others: ServiceProcess[] = [];
+
+  before(async function () {
+    const previous = previousRelease();
+    redis = await RedisServerProcess.start();
+    fake = await startMessagesFake({ apiKey: 'up' });
+    fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
+    // The new policy service and a new proxy in front of it (ports[0]).
+    gw = await new TestGateway({
+      redis: { url: redis.url, keyPrefix: 'gw:' },
+      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up' },
+    }).start();
+    const start = async (name: string, script: string, policyAddr: string, ready: string): Promise<number> => {
+      const p = startService(name, script, { ...gw.env, POLICY_ADDR: policyAddr });
+      others.push(p);
+      return (await p.waitFor((l) => l.msg === ready))['port'] as number;
+    };
+    // The previous release's policy service on the same database and Redis.
+    const oldPolicy = await start('policy-previous', join(previous.root, 'policy/dist/src/main.js'), '127.0.0.1:0', 'policy service listening');
+    // ports[1]: the previous proxy → the new policy service; ports[2]: a new proxy → the previous policy service.
+    gw.ports.push(await start('proxy-previous', join(previous.root, 'proxy/dist/src/main.js'), `127.0.0.1:${gw.policyPort}`, 'proxy listening'));
+    gw.ports.push(await start('proxy-new', 'proxy/dist/src/main.js', `127.0.0.1:${oldPolicy}`, 'proxy listening'));
+  });
+  after(async () => {
+    for (const p of others) await p.stop();
+    await gw?.stop();
+    await fake?.close();
+    await redis?.dispose();
+  });
+
+  it('serves every request through both mixed pairs, and the allowance counter equals the ledger', async function () {
+    const k = await createKey(gw, { env: 'live', plan: { name: 'upgrade', allowance: 10_000_000, concurrency: 20, rpm: 100_000 } });
+    const statuses: number[] = [];
+    // Four clients, each sending one request after another, alternating between the two mixed pairs, half streamed.
+    await Promise.all(
+      [0, 1, 2, 3].map(async (client) => {
+        for (let i = 0; i < 40; i += 1) {
+          const stream = (i + client) % 2 === 1;
+          const r = await fetch(gw.url('/v1/messages', 1 + ((i + client) % 2)), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': k.key },
+            body: JSON.stringify({ ...hello, ...(stream ? { stream: true } : {}) }),
+          });
+          const text = await r.text();
+          statuses.push(r.status === 200 && stream && !text.includes('event: message_stop') ? -1 : r.status);
+        }
+      }),
+    );
+    expect(statuses.filter((s) => s !== 200), 'every request served in full').to.deep.equal([]);
+    const rows = await waitForLedger(gw.dataDir, (all) => all.filter((x) => x.key_id === k.id).length === 160);
+    const mine = rows.filter((x) => x.key_id === k.id);
+    expect(mine.reduce((n, x) => n + x.billable_units, 0)).to.equal(160 * UNITS);
+    // The counter, read through the new pair: every request counted once, whichever version counted it.
+    const deadline = Date.now() + 10_000;
+    let used = 0;
+    while (Date.now() < deadline) {
+      used = ((await (await fetch(gw.url('/v1/usage', 0), { headers: { 'x-api-key': k.key } })).json()) as { tokens: { used: number } }).tokens.used;
+      if (used === 160 * UNITS) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(used).to.equal(160 * UNITS);
+  });
+});
