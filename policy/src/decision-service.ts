@@ -5,7 +5,7 @@ import {
   ServiceUnavailableError,
   denialFromError,
   newDecisionId,
-  newLeaseId,
+  leaseIdFor,
   type DecideRequest,
   type DecisionWire,
   type GatewayError,
@@ -101,7 +101,8 @@ export class DecisionService {
 
     const live = entry.record.environment === 'live';
     const holdsSlot = req.operation === 'CREATE_MESSAGE';
-    const leaseId = holdsSlot ? newLeaseId() : '';
+    // The slot a retried attempt (its first replica was lost) asks for is the one the first attempt took, if it did.
+    const leaseId = holdsSlot ? leaseIdFor(req.attempt_id) : '';
     const period = billingPeriod(nowMs, entry.limits.anchor_day);
     const reserveUnits = live && holdsSlot && entry.limits.overage_allowed ? req.input_tokens_estimate + req.max_tokens : 0;
     let admitted;

@@ -67,6 +67,8 @@ const denial = (e: GatewayError): Denial => denialFromError(e) as Denial;
 
 /** A proxy's decision stream as the server holds it: closed once the messages it is answering are answered. */
 interface SessionHandle {
+  /** Tells the proxy this replica is draining: it sends new decisions elsewhere and closes the stream when idle. */
+  drain(): void;
   close(): void;
 }
 
@@ -146,6 +148,9 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
   call.on('cancelled', gone);
   call.on('error', gone);
   return {
+    drain: () => {
+      if (open) call.write({ id: 0, body: 'drain', drain: {} });
+    },
     close: () => {
       closing = true;
       if (answering === 0) end();
@@ -156,10 +161,19 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
 const SESSION_PATH = `/${POLICY_SERVICE_NAME}/Session`;
 
 /** The Policy gRPC service: thin handlers over the decision service. */
-export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Server; closeStreams: () => void; openSessions: () => number } {
+export interface PolicyServer {
+  server: grpc.Server;
+  /** Tells every proxy's stream, and each stream opened from now on, that this replica is draining. */
+  drain: () => void;
+  closeStreams: () => void;
+  openSessions: () => number;
+}
+
+export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
   const { decisions, keys, catalogue, ledger, log } = deps;
   const watchers = new Set<grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>>();
   const sessions = new Set<SessionHandle>();
+  let draining = false;
   const unsubscribe = keys.onRevoked((keyId) => {
     const msg: Revocation = { key_id: keyId, revoked_unix_ms: Date.now() };
     for (const w of watchers) w.write(msg);
@@ -175,6 +189,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
     Session: (call: grpc.ServerDuplexStream<SessionRequest, SessionResponse>) => {
       const handle: SessionHandle = serveSession(deps, call, () => sessions.delete(handle));
       sessions.add(handle);
+      if (draining) handle.drain();
     },
     ReportUsage: unary(log, 'ReportUsage', async (req: UsageReport) => {
       const ack = await decisions.report(req);
@@ -221,6 +236,10 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
   });
   return {
     server,
+    drain: () => {
+      draining = true;
+      for (const session of sessions) session.drain();
+    },
     openSessions: () => sessions.size,
     closeStreams: () => {
       unsubscribe();

@@ -74,7 +74,7 @@ export async function runPolicy(
       if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
     },
   });
-  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
+  const { server, drain, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
   const health = new PolicyHealth(db, counters, log);
   health.addTo(server);
 
@@ -94,9 +94,11 @@ export async function runPolicy(
   return {
     port,
     async stop(options = {}) {
-      // Drain: NOT_SERVING at once, but the proxies' decision streams are served until they close them (a
-      // draining proxy still reports the usage of its last requests) or the drain timeout passes.
+      // Drain: NOT_SERVING at once, and every proxy's decision stream is told so: the proxies send their new
+      // decisions to other replicas and close the stream once what it carries is answered (the usage of their last
+      // requests included). The streams are served until then, or until the drain timeout passes.
       health.drain();
+      drain();
       const deadline = Date.now() + (options.graceMs === 0 ? 0 : config.drain.timeoutMs);
       while (openSessions() > 0 && Date.now() < deadline) await sleep(100);
       closeStreams();

@@ -83,7 +83,7 @@ describe('decision service: count at release, and the ledger and the allowance c
     const ds = service(new MemoryCounterStore(source));
     const decide = () => ds.decide({
       caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
-      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: 100, input_tokens_estimate: 100,
+      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: 100, input_tokens_estimate: 100, attempt_id: '',
     });
     const acks: Array<Promise<unknown>> = [];
     const outcomes: Array<number | string> = [];
@@ -105,7 +105,7 @@ describe('decision service: count at release, and the ledger and the allowance c
     const ds = service(new MemoryCounterStore(source));
     const decide = (maxTokens: number) => ds.decide({
       caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
-      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: maxTokens, input_tokens_estimate: 100,
+      operation: 'CREATE_MESSAGE', model: 'alpha-sonnet-5', stream: false, max_tokens: maxTokens, input_tokens_estimate: 100, attempt_id: '',
     });
     const first = await decide(500); // reserves 100 + 500 = 600
     expect(first.outcome).to.equal('allow');

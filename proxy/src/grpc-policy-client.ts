@@ -1,15 +1,19 @@
 import * as grpc from '@grpc/grpc-js';
+import { PolicyReplicas, type Replica } from './policy-replicas.js';
 import { PolicySession } from './policy-session.js';
 import {
   InternalError,
   ServiceUnavailableError,
   errorFromDenial,
+  newAttemptId,
   newRecordId,
   policyServiceConstructor,
   type Answer,
   type Caller,
   type DecideRequest,
   type Decision,
+  type DecisionWire,
+  type PolicyTarget,
   type GetUsageResponse,
   type LeaseRefWire,
   type RenewLeasesRequest,
@@ -36,62 +40,106 @@ type UnaryMethod<Req, Res> = (
   cb: (err: grpc.ServiceError | null, res: Res) => void,
 ) => grpc.ClientUnaryCall;
 
+type Channel = grpc.Client & Record<string, unknown>;
+
 /**
  * PolicyClient over gRPC: the only place the proxy touches the wire types' transport. Decisions and usage
- * reports travel on one long-lived stream (PolicySession); the rest are unary calls.
+ * reports travel on long-lived decision streams (PolicySession), one per policy replica (PolicyReplicas), each key
+ * pinned to one replica; the rest are unary calls to the key's replica, tried once more on the next when the
+ * first cannot be reached.
  */
 export class GrpcPolicyClient implements PolicyClient {
-  private readonly client: grpc.Client;
   private readonly proxyId = newRecordId('proxy');
-  private readonly session: PolicySession;
+  private readonly replicas: PolicyReplicas;
+  private catchUp: (() => Promise<void>) | undefined;
+  private readonly watchers = new Set<{ onRevoked: (keyId: string) => void; onConnect?: () => void; stops: Array<() => void> }>();
+  /** Resolves once the target's replicas are known (a DNS target is resolved first). */
+  private readonly started: Promise<void>;
 
   constructor(
-    address: string,
+    target: PolicyTarget | string,
     private readonly log: Logger,
     private readonly deadlineMs = 5_000,
   ) {
+    const t: PolicyTarget = typeof target === 'string' ? { kind: 'list', addresses: [target] } : target;
+    this.replicas = new PolicyReplicas(t, (address) => this.connect(address), log, (r) => this.added(r));
+    this.started = this.replicas.start();
+  }
+
+  private connect(address: string): Replica {
     const Ctor = policyServiceConstructor();
-    this.client = new Ctor(address, grpc.credentials.createInsecure(), {
+    const client = new Ctor(address, grpc.credentials.createInsecure(), {
       'grpc.keepalive_time_ms': 10_000,
       'grpc.keepalive_timeout_ms': 5_000,
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 1_000,
-    });
-    const openSession = (this.client as unknown as Record<string, () => grpc.ClientDuplexStream<SessionRequest, SessionResponse>>)['Session'];
+    }) as Channel;
+    const openSession = client['Session'] as (() => grpc.ClientDuplexStream<SessionRequest, SessionResponse>) | undefined;
     if (openSession === undefined) throw new InternalError('policy client has no Session method');
-    this.session = new PolicySession(() => openSession.call(this.client), log, deadlineMs);
+    const session = new PolicySession(() => openSession.call(client), this.log, this.deadlineMs);
+    return { address, client, session };
   }
 
-  private call<Req, Res>(method: string, req: Req): Promise<Res> {
-    const fn = (this.client as unknown as Record<string, UnaryMethod<Req, Res>>)[method];
+  /** A replica joins: the spool's catch-up runs before its stream decides, and revocations are heard from it. */
+  private added(r: Replica): void {
+    if (this.catchUp !== undefined) r.session.setCatchUp(this.catchUp);
+    for (const w of this.watchers) w.stops.push(this.watchOne(r, w.onRevoked, w.onConnect));
+  }
+
+  private call<Req, Res>(method: string, req: Req, pin = ''): Promise<Res> {
+    const [first, second] = this.replicas.forKey(pin);
+    if (first === undefined) return Promise.reject(unavailable());
+    return this.callOne<Req, Res>(first, method, req).catch((err: unknown) => {
+      if (!(err instanceof ServiceUnavailableError) || second === undefined) throw err;
+      return this.callOne<Req, Res>(second, method, req);
+    });
+  }
+
+  private callOne<Req, Res>(replica: Replica, method: string, req: Req): Promise<Res> {
+    const fn = (replica.client as Channel)[method] as UnaryMethod<Req, Res> | undefined;
     if (fn === undefined) return Promise.reject(new InternalError(`policy client has no method ${method}`));
     return new Promise((resolve, reject) => {
-      fn.call(this.client, req, new grpc.Metadata(), { deadline: Date.now() + this.deadlineMs }, (err, res) => {
+      fn.call(replica.client, req, new grpc.Metadata(), { deadline: Date.now() + this.deadlineMs }, (err, res) => {
         if (err === null) resolve(res);
         else reject(mapGrpcError(err, method));
       });
     });
   }
 
-  async decide(request: DecideRequest): Promise<Decision> {
-    const d = await this.session.decide(request);
+  async decide(request: Omit<DecideRequest, 'attempt_id'>): Promise<Decision> {
+    const req: DecideRequest = { ...request, attempt_id: newAttemptId() };
+    const [first, second] = this.replicas.forKey(request.caller.api_key);
+    if (first === undefined) throw unavailable();
+    let d: DecisionWire;
+    try {
+      d = await first.session.decide(req);
+    } catch (err) {
+      // Its replica was lost (or draining, or its counter store away) before it answered: once more on the next,
+      // with the same attempt id, so an admission the first made is found, not counted again.
+      if (!(err instanceof ServiceUnavailableError) || second === undefined) throw err;
+      d = await second.session.decide(req);
+    }
     const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null };
     if (d.outcome === 'allow' && d.allow != null) return { kind: 'allow', ...base, grant: d.allow };
     if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny) };
     throw new InternalError('policy service sent a decision with no outcome');
   }
 
-  reportUsage(report: UsageReport): Promise<UsageAck> {
-    return this.session.report(report);
+  reportUsage(report: UsageReport, pin = ''): Promise<UsageAck> {
+    // The key's replica: the report is on the stream its next decision takes, so it is applied before it.
+    const [replica] = this.replicas.forKey(pin);
+    if (replica === undefined) return Promise.reject(unavailable());
+    return replica.session.report(report);
   }
 
   catchUpBeforeDecisions(catchUp: () => Promise<void>): void {
-    this.session.setCatchUp(catchUp);
+    this.catchUp = catchUp;
+    for (const r of this.replicas.all()) r.session.setCatchUp(catchUp);
   }
 
   async authenticate(caller: Caller): Promise<Answer<KeyIdentity>> {
-    const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller });
+    const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller }, caller.api_key);
     if (r.outcome === 'key' && r.key != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.key };
     if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
     throw new InternalError('policy service sent an authentication answer with no outcome');
@@ -102,13 +150,24 @@ export class GrpcPolicyClient implements PolicyClient {
   }
 
   watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void {
+    // Every replica reads the same key changes: a revocation heard from any of them cuts.
+    const w = { onRevoked, ...(onConnect === undefined ? {} : { onConnect }), stops: [] as Array<() => void> };
+    this.watchers.add(w);
+    for (const r of this.replicas.all()) w.stops.push(this.watchOne(r, onRevoked, onConnect));
+    return () => {
+      this.watchers.delete(w);
+      for (const stop of w.stops) stop();
+    };
+  }
+
+  private watchOne(replica: Replica, onRevoked: (keyId: string) => void, onConnect?: () => void): () => void {
     let stopped = false;
     let stream: grpc.ClientReadableStream<Revocation> | undefined;
     let retry: NodeJS.Timeout | undefined;
     const open = (): void => {
       if (stopped) return;
-      const fn = (this.client as unknown as Record<string, (req: object) => grpc.ClientReadableStream<Revocation>>)['WatchRevocations'];
-      stream = fn?.call(this.client, { proxy_id: this.proxyId });
+      const fn = (replica.client as Channel)['WatchRevocations'] as ((req: object) => grpc.ClientReadableStream<Revocation>) | undefined;
+      stream = fn?.call(replica.client, { proxy_id: this.proxyId });
       if (stream === undefined) return;
       stream.on('data', (r: Revocation) => onRevoked(r.key_id));
       // Revocations made while no stream was open are never sent on this one: the caller catches up instead.
@@ -125,7 +184,7 @@ export class GrpcPolicyClient implements PolicyClient {
         }
       };
       stream.on('error', (err: grpc.ServiceError) => {
-        if (err.code !== grpc.status.CANCELLED) this.log.warn({ code: err.code }, 'revocation watch dropped; reconnecting');
+        if (err.code !== grpc.status.CANCELLED) this.log.warn({ code: err.code, replica: replica.address }, 'revocation watch dropped; reconnecting');
         reopen();
       });
       stream.on('end', reopen);
@@ -139,20 +198,23 @@ export class GrpcPolicyClient implements PolicyClient {
   }
 
   async listModels(request: ListModelsRequest): Promise<Answer<ModelPage>> {
-    const r = await this.call<ListModelsRequest, ListModelsResponse>('ListModels', request);
+    const r = await this.call<ListModelsRequest, ListModelsResponse>('ListModels', request, request.caller.api_key);
     if (r.outcome === 'page' && r.page != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.page };
     if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
     throw new InternalError('policy service sent a models answer with no outcome');
   }
 
   async getUsage(caller: Caller): Promise<Answer<UsageSummary>> {
-    const r = await this.call<{ caller: Caller }, GetUsageResponse>('GetUsage', { caller });
+    const r = await this.call<{ caller: Caller }, GetUsageResponse>('GetUsage', { caller }, caller.api_key);
     if (r.outcome === 'usage' && r.usage != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.usage };
     if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
     throw new InternalError('policy service sent a usage answer with no outcome');
   }
 
+  /** Ready only while a decision can be made: a replica's stream is open and answered, it is not draining, and it is healthy. */
   async ready(): Promise<boolean> {
+    await this.started;
+    if (!this.replicas.canDecide()) return false;
     try {
       const h = await this.call<object, { counter_store_ok: boolean; database_ok: boolean }>('Health', {});
       return h.counter_store_ok && h.database_ok;
@@ -162,10 +224,14 @@ export class GrpcPolicyClient implements PolicyClient {
   }
 
   close(): void {
-    this.session.close();
-    this.client.close();
+    for (const w of this.watchers) for (const stop of w.stops) stop();
+    this.watchers.clear();
+    this.replicas.close();
   }
 }
+
+const unavailable = (): ServiceUnavailableError =>
+  new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
 
 function mapGrpcError(err: grpc.ServiceError, method: string): Error {
   if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED) {

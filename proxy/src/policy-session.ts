@@ -49,6 +49,12 @@ export class PolicySession {
   private catchUp: (() => Promise<void>) | undefined;
   /** While set, the current stream's catch-up is running; decisions wait for it. */
   private catchingUp: Promise<void> | undefined;
+  /** The current stream's server has answered (its initial metadata): a decision can be made on it. */
+  private greeted = false;
+  /** The current stream's server said it is draining (SessionDrain). */
+  private drainingNow = false;
+  /** Set by the replica set: hears every change of `usable` or `draining`. */
+  onChange: () => void = () => undefined;
 
   constructor(
     private readonly openStream: OpenSession,
@@ -103,6 +109,29 @@ export class PolicySession {
         if (this.catchingUp === running) this.catchingUp = undefined;
       });
     this.catchingUp = running;
+  }
+
+  /** The stream is open and its server has answered: a decision sent now can be made. */
+  get usable(): boolean {
+    return this.stream !== undefined && this.greeted && !this.closed;
+  }
+
+  /** The server of the current stream is draining: it answers what it took, new decisions should go elsewhere. */
+  get draining(): boolean {
+    return this.drainingNow;
+  }
+
+  /**
+   * Ends a draining stream once nothing on it waits for an answer (so its server can stop at once), and opens a
+   * new one after the longest backoff: a replica back at the same address is used again.
+   */
+  endIfIdle(): boolean {
+    const stream = this.stream;
+    if (stream === undefined || !this.drainingNow || this.waiting.size > 0 || this.pending.length > 0) return false;
+    this.retryMs = this.backoff.maxMs;
+    stream.end();
+    this.dropped(stream);
+    return true;
   }
 
   close(): void {
@@ -160,30 +189,51 @@ export class PolicySession {
     this.stream = stream;
     this.batching = false;
     this.pending = [];
+    this.greeted = false;
+    this.drainingNow = false;
     stream.on('metadata', (md: grpc.Metadata) => {
-      if (this.stream === stream && md.get(SESSION_BATCH_METADATA)[0] === '1') this.batching = true;
+      if (this.stream !== stream) return;
+      if (md.get(SESSION_BATCH_METADATA)[0] === '1') this.batching = true;
+      this.greeted = true;
+      this.onChange();
     });
     stream.on('data', (res: SessionResponse) => {
+      if (res.body === 'drain') {
+        this.drainingNow = true;
+        this.onChange();
+        return;
+      }
       // A live answer proves the stream: the next break starts its backoff from the beginning.
-      this.retryMs = this.backoff.initialMs;
+      if (!this.drainingNow) this.retryMs = this.backoff.initialMs;
       const w = this.waiting.get(res.id);
       if (w === undefined) return; // timed out meanwhile
       this.waiting.delete(res.id);
       clearTimeout(w.timer);
       w.resolve(res);
+      // A draining replica's stream is given up as soon as it carries nothing (the replica set decides when).
+      if (this.drainingNow && this.waiting.size === 0) this.onChange();
     });
     const broken = (err?: grpc.ServiceError): void => {
       if (this.stream !== stream) return;
-      this.stream = undefined;
-      this.pending = [];
-      stream.removeAllListeners('data');
       if (err !== undefined && !this.closed) this.log.warn({ code: err.code }, 'policy session dropped; reconnecting');
-      this.failAll();
-      this.scheduleReopen();
+      this.dropped(stream);
     };
     stream.on('error', (err: grpc.ServiceError) => broken(err));
     stream.on('end', () => broken());
     this.startCatchUp();
+  }
+
+  /** The stream is gone (broken, or ended here): what waits on it fails closed, and a new one is opened later. */
+  private dropped(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>): void {
+    if (this.stream !== stream) return;
+    this.stream = undefined;
+    this.pending = [];
+    this.greeted = false;
+    this.drainingNow = false;
+    stream.removeAllListeners('data');
+    this.failAll();
+    this.scheduleReopen();
+    this.onChange();
   }
 
   private failAll(): void {

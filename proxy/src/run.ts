@@ -26,7 +26,7 @@ export interface RunningProxy {
 /** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
 export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
   const registry = createRegistry('proxy');
-  const policy: PolicyClient = new GrpcPolicyClient(`${config.policyAddr.host}:${config.policyAddr.port}`, log);
+  const policy: PolicyClient = new GrpcPolicyClient(config.policyTarget, log);
   const spool = new UsageSpool(config.dataDir, log, randomBase62(8));
   const metrics = new ProxyMetrics(registry, () => spool.waitingReports);
   const inflight = new InflightRegistry(policy, log, () => metrics.revocationCuts.inc());
@@ -59,7 +59,8 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   });
   const port = (server.address() as AddressInfo).port;
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort);
-  log.info({ port, metrics_port: metricsServer.port, policy: `${config.policyAddr.host}:${config.policyAddr.port}` }, 'proxy listening');
+  const target = config.policyTarget;
+  log.info({ port, metrics_port: metricsServer.port, policy: target.kind === 'list' ? target.addresses.join(',') : `dns:///${target.host}:${target.port}` }, 'proxy listening');
 
   return {
     port,

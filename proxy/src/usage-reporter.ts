@@ -33,11 +33,12 @@ export class UsageReporter {
   }
 
   /**
-   * Hands the report to the policy service: it is on the decision stream when this returns (so the lease it
-   * frees is free before this proxy's next decision). Resolves once it is taken or spooled (never rejects).
+   * Hands the report to the policy service: it is on the decision stream of the replica `pin` (the request's API
+   * key) is pinned to when this returns (so the lease it frees is free, and its units counted, before that key's
+   * next decision on this proxy). Resolves once it is taken or spooled (never rejects).
    */
-  report(r: UsageReport): Promise<void> {
-    const p = this.deliver(r, this.policy.reportUsage(r)).finally(() => this.pending.delete(p));
+  report(r: UsageReport, pin?: string): Promise<void> {
+    const p = this.deliver(r, this.policy.reportUsage(r, pin)).finally(() => this.pending.delete(p));
     this.pending.add(p);
     return p;
   }

@@ -9,6 +9,11 @@ export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
   readonly policyAddr: { readonly host: string; readonly port: number };
+  /**
+   * Where the proxy dials the policy service (POLICY_TARGET, default POLICY_ADDR): a list of host:port, or a DNS
+   * name whose every address is a replica (re-resolved every 30 s at most).
+   */
+  readonly policyTarget: PolicyTarget;
   readonly metricsPort: number;
   readonly metricsHost: string;
   /** The policy service's admin HTTP port (dashboard and admin API) and its bind address. */
@@ -100,6 +105,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     policyAddr = { host: policyMatch[1] as string, port: Number(policyMatch[2]) };
   }
 
+  const targetRaw = str('POLICY_TARGET');
+  let policyTarget: PolicyTarget = { kind: 'list', addresses: [`${policyAddr.host}:${policyAddr.port}`] };
+  if (targetRaw !== undefined) {
+    const parsed = parsePolicyTarget(targetRaw);
+    if (typeof parsed === 'string') problems.push(parsed);
+    else policyTarget = parsed;
+  }
+
   const dataDir = resolve(cwd, str('GATEWAY_DATA_DIR') ?? './data');
 
   const redisUrl = str('REDIS_URL');
@@ -142,6 +155,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     host: str('HOST') ?? '0.0.0.0',
     port,
     policyAddr,
+    policyTarget,
     metricsPort,
     metricsHost: str('METRICS_HOST') ?? '0.0.0.0',
     adminPort: int('ADMIN_PORT', 8081, 0, 65535),
@@ -188,4 +202,28 @@ function deepFreeze<T extends object>(o: T): T {
     if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v as object);
   }
   return Object.freeze(o);
+}
+
+/** The policy replicas a proxy dials: a fixed list, or every address a DNS name resolves to. */
+export type PolicyTarget =
+  | { readonly kind: 'list'; readonly addresses: readonly string[] }
+  | { readonly kind: 'dns'; readonly host: string; readonly port: number };
+
+const HOST_PORT_RE = /^(\[[0-9a-fA-F:.]+\]|[^:\s,/]+):(\d{1,5})$/;
+
+/** POLICY_TARGET: `host:port`, `host:port,host:port,…` or `dns:///name:port`; a problem as a sentence. */
+export function parsePolicyTarget(raw: string): PolicyTarget | string {
+  const dns = /^dns:\/\/\/(.+)$/.exec(raw);
+  if (dns !== null) {
+    const m = HOST_PORT_RE.exec(dns[1] as string);
+    if (m === null || Number(m[2]) > 65535) return `POLICY_TARGET dns:/// must name host:port (got "${raw}")`;
+    return { kind: 'dns', host: m[1] as string, port: Number(m[2]) };
+  }
+  const addresses = raw.split(',').map((a) => a.trim());
+  const bad = addresses.filter((a) => {
+    const m = HOST_PORT_RE.exec(a);
+    return m === null || Number(m[2]) > 65535;
+  });
+  if (bad.length > 0 || addresses.length === 0) return `POLICY_TARGET must be host:port, a comma-separated list of them, or dns:///name:port (got "${raw}")`;
+  return { kind: 'list', addresses: [...new Set(addresses)] };
 }

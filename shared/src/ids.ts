@@ -45,6 +45,21 @@ export function newLeaseId(): string {
   return `lse_${randomBase62(20)}`;
 }
 
+/** A decision attempt's id: minted by the proxy, sent again with the decision's one retry on another replica. */
+export function newAttemptId(): string {
+  return `att_${randomBase62(20)}`;
+}
+
+const ATTEMPT_ID_RE = /^att_[A-Za-z0-9]{20}$/;
+
+/**
+ * The lease a decision attempt takes: the same for the attempt's retry, so the admission is idempotent on it (the
+ * retry finds the lease the first attempt took). A fresh one when there is no (well-formed) attempt id.
+ */
+export function leaseIdFor(attemptId: string): string {
+  return ATTEMPT_ID_RE.test(attemptId) ? `lse_${attemptId.slice(4)}` : newLeaseId();
+}
+
 export function newRecordId(prefix: string): string {
   return `${prefix}_${randomBase62(16)}`;
 }

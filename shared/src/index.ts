@@ -23,14 +23,14 @@ export {
   denialFromError,
 } from './errors.js';
 export type { VendorErrorType, VendorErrorBody, GatewayErrorOptions } from './errors.js';
-export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newRecordId } from './ids.js';
+export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newAttemptId, leaseIdFor, newRecordId } from './ids.js';
 export { createLogger } from './logger.js';
 export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
-export { loadConfig, ConfigError } from './config.js';
-export type { GatewayConfig } from './config.js';
+export { loadConfig, ConfigError, parsePolicyTarget } from './config.js';
+export type { GatewayConfig, PolicyTarget } from './config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
 export {

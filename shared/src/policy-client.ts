@@ -28,13 +28,17 @@ export type Answer<T> =
  * service cannot be reached, so callers fail closed.
  */
 export interface PolicyClient {
-  /** On the proxy's decision stream. */
-  decide(request: DecideRequest): Promise<Decision>;
   /**
-   * On the decision stream: the message is written before this returns (so it reaches the policy service before
-   * any later decision of this proxy); the promise says whether it was taken.
+   * On the decision stream of the replica the key is pinned to. The client mints the attempt id; a decision lost
+   * with its replica is retried once, with the same attempt id, on the next replica.
    */
-  reportUsage(report: UsageReport): Promise<UsageAck>;
+  decide(request: Omit<DecideRequest, 'attempt_id'>): Promise<Decision>;
+  /**
+   * On the decision stream of the replica `pin` (the request's API key) is pinned to: the message is written
+   * before this returns (so it reaches the policy service before any later decision of that key on this proxy);
+   * the promise says whether it was taken. Without a pin (a spool replay), any replica that can take it.
+   */
+  reportUsage(report: UsageReport, pin?: string): Promise<UsageAck>;
   /**
    * Runs `catchUp` each time the decision stream (re)opens, before the stream takes a new decision: the spool's
    * replay, so reports that missed a broken stream count before the decisions after it.

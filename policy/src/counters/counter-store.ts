@@ -36,6 +36,10 @@ export interface AllowanceSpec {
 
 export interface AdmitRequest {
   nowMs: number;
+  /*
+   * Idempotent on the lease: an admission whose lease is held already (the same decision attempt, retried on another
+   * replica after its first replica was lost) is admitted again without counting anything twice.
+   */
   /** the account's window and, when the key has a lower cap, the key's */
   windows: WindowSpec[];
   /** absent for operations that hold no slot */

@@ -46,6 +46,9 @@ export class MemoryCounterStore implements CounterStore {
     // The only await: a missing counter is rebuilt first; everything after it runs in one turn, so admit is atomic.
     if (r.allowance !== undefined && !this.usedByPeriod.has(usedKey(r.allowance))) await this.rebuild(r.allowance);
     const position = this.position(r.windows, r.nowMs);
+    const held = r.concurrency === undefined ? undefined : this.leases.get(r.concurrency.leaseId);
+    // The same decision attempt again (retried): admitted and counted already.
+    if (held !== undefined && held.expiresMs > r.nowMs) return { ok: true, window: position, leaseExpiresMs: held.expiresMs };
     if (position.remaining <= 0) {
       return { ok: false, reason: 'rpm', window: position, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
     }

@@ -17,7 +17,7 @@ import { accountOf, RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
 import { admitScript, rebuildUsedScript, renewScript, settleScript, uncountScript } from './redis-scripts.js';
 
-type AdmitCode = 'ok' | 'rpm' | 'concurrency' | 'allowance' | 'load';
+type AdmitCode = 'ok' | 'held' | 'rpm' | 'concurrency' | 'allowance' | 'load';
 
 export interface RedisCounterStoreOptions {
   /** put before every key; lets several deployments or test runs share one Redis */
@@ -69,6 +69,9 @@ export class RedisCounterStore implements CounterStore {
     switch (reply.code) {
       case 'ok':
         return { ok: true, window: { ...position, remaining: position.remaining - 1 }, leaseExpiresMs: r.concurrency === undefined ? 0 : r.nowMs + r.concurrency.ttlMs };
+      case 'held':
+        // Counted by the first attempt: the window already holds it. The lease keeps its expiry until renewed.
+        return { ok: true, window: position, leaseExpiresMs: r.nowMs + (r.concurrency?.ttlMs ?? 0) };
       case 'rpm':
         return { ok: false, reason: 'rpm', window: position, retryAfterSeconds: retryAfterSeconds(r.nowMs) };
       case 'concurrency':
@@ -221,7 +224,7 @@ export class RedisCounterStore implements CounterStore {
     ];
     const reply = asArray(await admitScript.run(this.client, keys, args));
     const code = reply[0];
-    if (code !== 'ok' && code !== 'rpm' && code !== 'concurrency' && code !== 'allowance' && code !== 'load') {
+    if (code !== 'ok' && code !== 'held' && code !== 'rpm' && code !== 'concurrency' && code !== 'allowance' && code !== 'load') {
       throw new Error(`counter store: unexpected admit reply ${String(code)}`);
     }
     return { code, counts: reply.slice(1).map(Number) };

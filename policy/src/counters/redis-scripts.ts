@@ -18,7 +18,8 @@ end
 /**
  * One admission, all or nothing: the windows, then the concurrency lease, then the allowance; only when all
  * pass does it count the windows, add the lease and hold the reservation. Replies {code, count_1..count_n}
- * with each window's count before this request; code is ok | rpm | concurrency | allowance | load. `load`
+ * with each window's count before this request; code is ok | held | rpm | concurrency | allowance | load. `held`: the
+ * lease is held already (the same decision attempt, retried), admitted once and not counted again. `load`
  * means the period's used counter is missing and no seed was given: the caller loads it from the ledger and
  * calls again with the seed, which is SET only if still missing (so no increment is lost or doubled).
  * The reservations summed are those of requests in flight (worst cases) and of requests released but not yet
@@ -44,6 +45,11 @@ local function reply(code)
   local out = { code }
   for i = 1, n do out[i + 1] = counts[i] end
   return out
+end
+-- The same decision attempt again (retried on another replica): its lease is held, so it was admitted and counted.
+if ARGV[4] == '1' then
+  local held = redis.call('ZSCORE', KEYS[n + 1], ARGV[6])
+  if held and tonumber(held) > tonumber(now) then return reply('held') end
 end
 if full then return reply('rpm') end
 

@@ -199,6 +199,25 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
         expect(await store.inFlight(`${acct}:live`, t0)).to.equal(2);
       });
 
+      it('admits the same decision attempt again without counting it twice (a retry on another replica)', async () => {
+        ledger = 0;
+        const spec = allowance({ allowance: 100, overageAllowed: true, ceiling: 0, reserveUnits: 60 });
+        const first = await admit({ nowMs: t0, windows: [rpm(2)], concurrency: slot('lse_attempt', 2), allowance: spec });
+        expect(first).to.include({ ok: true });
+        // The retry: same lease, a full window by now and an allowance its own reservation already fills.
+        await admit({ nowMs: t0, windows: [rpm(2)] });
+        const again = await admit({ nowMs: t0 + 5, windows: [rpm(2)], concurrency: slot('lse_attempt', 2), allowance: spec });
+        expect(again).to.include({ ok: true });
+        expect(again.window).to.include({ remaining: 0 });
+        expect(await store.inFlight(`${acct}:live`, t0 + 5)).to.equal(1);
+        expect(await store.peekWindows([rpm(2)], t0 + 5)).to.include({ remaining: 0 });
+        // One reservation of 60, not two: 40 more fit under 100, 41 do not.
+        expect(await admit({ nowMs: t0 + 5, concurrency: slot('x', 5), allowance: allowance({ ...spec, reserveUnits: 41 }) })).to.include({ ok: false, reason: 'allowance' });
+        expect(await admit({ nowMs: t0 + 5, concurrency: slot('y', 5), allowance: allowance({ ...spec, reserveUnits: 40 }) })).to.include({ ok: true });
+        // A lease that expired is a new admission.
+        expect(await admit({ nowMs: t0 + TTL + 1, windows: [rpm(5)], concurrency: slot('lse_attempt', 2) })).to.include({ ok: true });
+      });
+
       it('lets an unrenewed lease expire after its ttl', async () => {
         await admit({ nowMs: t0, concurrency: slot('l1', 1) });
         expect(await store.inFlight(`${acct}:live`, t0 + TTL - 1)).to.equal(1);

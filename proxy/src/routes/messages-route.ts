@@ -76,7 +76,7 @@ export function messagesRoute(deps: ProxyDeps) {
     // Node writes the response's last bytes on the next tick; queued after them, the report's encoding is off
     // the client's path. It is still written before any I/O of this process runs, so this proxy's next decision
     // cannot overtake the release it carries.
-    process.nextTick(report, deps, requestId, decision.decisionId, grant, result);
+    process.nextTick(report, deps, caller, requestId, decision.decisionId, grant, result);
     observeAdmitted(deps, rec, grant, result, performance.now() - startedAt, forwardMs);
   };
 }
@@ -207,7 +207,7 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: 
  * is free before this proxy's next decision is evaluated, and a report the policy service does not take is
  * spooled and replayed (applied once by request id).
  */
-function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
+function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
   const u = result.usage;
   const env = grant.key.environment;
   deps.metrics.tokens.inc({ model: grant.model, kind: 'input', environment: env }, u.input_tokens);
@@ -226,5 +226,5 @@ function report(deps: ProxyDeps, requestId: string, decisionId: string, grant: G
     reserved_units: grant.reserved_units,
     outcome: result.outcome,
     finished_unix_ms: Date.now(),
-  });
+  }, caller.api_key);
 }

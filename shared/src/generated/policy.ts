@@ -29,6 +29,7 @@ import type { RenewLeasesRequest as _gateway_policy_v1_RenewLeasesRequest, Renew
 import type { Revocation as _gateway_policy_v1_Revocation, Revocation__Output as _gateway_policy_v1_Revocation__Output } from './gateway/policy/v1/Revocation.js';
 import type { Route as _gateway_policy_v1_Route, Route__Output as _gateway_policy_v1_Route__Output } from './gateway/policy/v1/Route.js';
 import type { SessionBatch as _gateway_policy_v1_SessionBatch, SessionBatch__Output as _gateway_policy_v1_SessionBatch__Output } from './gateway/policy/v1/SessionBatch.js';
+import type { SessionDrain as _gateway_policy_v1_SessionDrain, SessionDrain__Output as _gateway_policy_v1_SessionDrain__Output } from './gateway/policy/v1/SessionDrain.js';
 import type { SessionFault as _gateway_policy_v1_SessionFault, SessionFault__Output as _gateway_policy_v1_SessionFault__Output } from './gateway/policy/v1/SessionFault.js';
 import type { SessionRequest as _gateway_policy_v1_SessionRequest, SessionRequest__Output as _gateway_policy_v1_SessionRequest__Output } from './gateway/policy/v1/SessionRequest.js';
 import type { SessionResponse as _gateway_policy_v1_SessionResponse, SessionResponse__Output as _gateway_policy_v1_SessionResponse__Output } from './gateway/policy/v1/SessionResponse.js';
@@ -76,6 +77,7 @@ export interface ProtoGrpcType {
         Revocation: MessageTypeDefinition<_gateway_policy_v1_Revocation, _gateway_policy_v1_Revocation__Output>
         Route: MessageTypeDefinition<_gateway_policy_v1_Route, _gateway_policy_v1_Route__Output>
         SessionBatch: MessageTypeDefinition<_gateway_policy_v1_SessionBatch, _gateway_policy_v1_SessionBatch__Output>
+        SessionDrain: MessageTypeDefinition<_gateway_policy_v1_SessionDrain, _gateway_policy_v1_SessionDrain__Output>
         SessionFault: MessageTypeDefinition<_gateway_policy_v1_SessionFault, _gateway_policy_v1_SessionFault__Output>
         SessionRequest: MessageTypeDefinition<_gateway_policy_v1_SessionRequest, _gateway_policy_v1_SessionRequest__Output>
         SessionResponse: MessageTypeDefinition<_gateway_policy_v1_SessionResponse, _gateway_policy_v1_SessionResponse__Output>

@@ -11,6 +11,7 @@ export interface DecideRequest {
   'stream'?: (boolean);
   'max_tokens'?: (number);
   'input_tokens_estimate'?: (number);
+  'attempt_id'?: (string);
 }
 
 export interface DecideRequest__Output {
@@ -20,4 +21,5 @@ export interface DecideRequest__Output {
   'stream': (boolean);
   'max_tokens': (number);
   'input_tokens_estimate': (number);
+  'attempt_id': (string);
 }

@@ -4,6 +4,7 @@
 import type { Decision as _gateway_policy_v1_Decision, Decision__Output as _gateway_policy_v1_Decision__Output } from '../../../gateway/policy/v1/Decision.js';
 import type { UsageAck as _gateway_policy_v1_UsageAck, UsageAck__Output as _gateway_policy_v1_UsageAck__Output } from '../../../gateway/policy/v1/UsageAck.js';
 import type { SessionFault as _gateway_policy_v1_SessionFault, SessionFault__Output as _gateway_policy_v1_SessionFault__Output } from '../../../gateway/policy/v1/SessionFault.js';
+import type { SessionDrain as _gateway_policy_v1_SessionDrain, SessionDrain__Output as _gateway_policy_v1_SessionDrain__Output } from '../../../gateway/policy/v1/SessionDrain.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SessionResponse {
@@ -11,7 +12,8 @@ export interface SessionResponse {
   'decision'?: (_gateway_policy_v1_Decision | null);
   'ack'?: (_gateway_policy_v1_UsageAck | null);
   'fault'?: (_gateway_policy_v1_SessionFault | null);
-  'body'?: "decision"|"ack"|"fault";
+  'drain'?: (_gateway_policy_v1_SessionDrain | null);
+  'body'?: "decision"|"ack"|"fault"|"drain";
 }
 
 export interface SessionResponse__Output {
@@ -19,5 +21,6 @@ export interface SessionResponse__Output {
   'decision'?: (_gateway_policy_v1_Decision__Output | null);
   'ack'?: (_gateway_policy_v1_UsageAck__Output | null);
   'fault'?: (_gateway_policy_v1_SessionFault__Output | null);
-  'body'?: "decision"|"ack"|"fault";
+  'drain'?: (_gateway_policy_v1_SessionDrain__Output | null);
+  'body'?: "decision"|"ack"|"fault"|"drain";
 }
