@@ -196,6 +196,8 @@ export class DecisionService {
    * without overage. The ledger row is handed to the ledger writer in the same turn (so a counter rebuilt from the
    * ledger from then on includes it, committed or still in the write window), and the report is acknowledged once
    * that row is committed. Then the two records are reconciled, exactly once per request id:
+   * - the row was counted before its commit: the count is confirmed, and made again if another replica rebuilt
+   *   the counter in between without the row;
    * - the counter was missing (lost, not yet rebuilt): it is rebuilt from the ledger, which holds the row, and the
    *   count is tried again (a rebuild that included the row has marked it, so that adds nothing);
    * - this attempt added, but the ledger row was already counted by another attempt (a duplicate report whose
@@ -268,6 +270,10 @@ export class DecisionService {
       if (outcome.kind === 'added' && row.counted !== usage.attempt) await this.d.counters.uncount(usage);
       return;
     }
+    // Counted before the row was committed: another replica's rebuild in between could not see the row (it was in
+    // this replica's write window), and lost the count. Confirmed now that the row is committed (every later
+    // rebuild includes it); counted again if it was lost.
+    if (outcome.kind !== 'missing') outcome = await this.d.counters.confirm(usage);
     if (outcome.kind === 'missing') {
       // Rebuilding reads the ledger, which holds this row now: a rebuild that includes it marks it as its own.
       await this.d.counters.used(usage.period);

@@ -108,6 +108,12 @@ export interface CounterStore {
    */
   settle(lease: LeaseRef | undefined, usage: UsageCount | undefined, nowMs: number): Promise<CountOutcome>;
   /**
+   * After the request's ledger row is committed: are its units still counted? A counter rebuilt meanwhile by
+   * another replica (whose rebuild could not see this row, still in this replica's write window) lost them; they
+   * are counted again then (the request's marker is gone with that counter). `already` when they are counted.
+   */
+  confirm(usage: UsageCount): Promise<CountOutcome>;
+  /**
    * Takes back the add of `usage.attempt`, only if the request's marker still names that attempt (the counter the
    * add went to is the one held): the units stay counted once, by whoever counted them first.
    */

@@ -43,6 +43,10 @@ export class InstrumentedCounterStore implements CounterStore {
     return done;
   }
 
+  confirm(usage: UsageCount): Promise<CountOutcome> {
+    return this.timed('confirm', this.inner.confirm(usage));
+  }
+
   uncount(usage: UsageCount): Promise<boolean> {
     return this.timed('uncount', this.inner.uncount(usage));
   }

@@ -113,6 +113,13 @@ export class MemoryCounterStore implements CounterStore {
     return { kind: 'added' };
   }
 
+  /** One process: no other replica rebuilds this store's counters, but the same rule holds (see CounterStore). */
+  async confirm(usage: UsageCount): Promise<CountOutcome> {
+    const marker = this.markers.get(usage.requestId);
+    if (marker !== undefined) return { kind: 'already', holder: marker.holder };
+    return this.settle(undefined, usage, Date.now());
+  }
+
   async uncount(usage: UsageCount): Promise<boolean> {
     const marker = this.markers.get(usage.requestId);
     if (marker === undefined || marker.holder !== usage.attempt) return false;

@@ -146,6 +146,38 @@ export class RedisCounterStore implements CounterStore {
     }
   }
 
+  /**
+   * The confirmations asked for in one turn (the reports of one ledger commit) are read with one MGET of their
+   * markers per account; only a request whose marker is gone (its counter was flushed and rebuilt) is counted again.
+   */
+  confirm(usage: UsageCount): Promise<CountOutcome> {
+    return new Promise((resolve, reject) => {
+      this.confirming.push({ usage, resolve, reject });
+      if (this.confirming.length === 1) setImmediate(() => void this.confirmBatch());
+    });
+  }
+
+  private confirming: Array<{ usage: UsageCount; resolve: (o: CountOutcome) => void; reject: (err: unknown) => void }> = [];
+
+  private async confirmBatch(): Promise<void> {
+    const batch = this.confirming;
+    this.confirming = [];
+    await Promise.all(
+      [...groupBy(batch, (b) => b.usage.period.accountId)].map(async ([accountId, group]) => {
+        try {
+          const markers = await this.client.mget(...group.map((b) => this.keys.applied(accountId, b.usage.requestId)));
+          group.forEach((b, i) => {
+            const held = markers[i];
+            if (held !== null && held !== undefined) b.resolve({ kind: 'already', holder: holderOf(held) });
+            else this.settle(undefined, b.usage, Date.now()).then(b.resolve, b.reject);
+          });
+        } catch (err) {
+          for (const b of group) b.reject(err);
+        }
+      }),
+    );
+  }
+
   async uncount(usage: UsageCount): Promise<boolean> {
     const keys = [this.keys.used(usage.period), this.keys.applied(usage.period.accountId, usage.requestId)];
     return Number(await uncountScript.run(this.client, keys, [usage.attempt, usage.units])) === 1;

@@ -400,6 +400,20 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
           expect(loads.length).to.be.within(1, 2);
         });
 
+        it('confirms a count after its row is committed, and counts again what a rebuild that could not see the row lost', async () => {
+          await store.used(period());
+          const mine = usage(30, 'p1', 'req_c', 61);
+          expect(await store.settle(undefined, mine, t0)).to.deep.equal({ kind: 'added' });
+          expect(await store.confirm(mine)).to.deep.equal({ kind: 'already', holder: 61 });
+          // Another replica rebuilt the counter from a ledger that did not hold the row yet (it was in our window).
+          store = await fixture.loseData();
+          expect(await store.used(period())).to.equal(0);
+          expect(await store.confirm(mine)).to.deep.equal({ kind: 'added' });
+          expect(await store.used(period())).to.equal(30);
+          expect(await store.confirm(mine)).to.deep.equal({ kind: 'already', holder: 61 });
+          expect(await store.used(period())).to.equal(30);
+        });
+
         it('rebuilds used units after the store lost its counters, and adds once afterwards', async () => {
           ledger = 40;
           expect(await admit({ nowMs: t0, allowance: allowance({ allowance: 60 }) })).to.include({ ok: true });
