@@ -32,6 +32,7 @@ export class PolicyReplicas {
     /** Hears each replica as it is added (the client wires its watchers and catch-up to it). */
     private readonly onAdded: (replica: Replica) => void,
     private readonly resolve: (host: string) => Promise<string[]> = resolveAll,
+    private readonly resolveEveryMs = RESOLVE_EVERY_MS,
   ) {}
 
   /** Connects to the target's replicas (a DNS target now and every 30 s). */
@@ -52,7 +53,7 @@ export class PolicyReplicas {
       }
     };
     await refresh();
-    this.timer = setInterval(() => void refresh(), RESOLVE_EVERY_MS);
+    this.timer = setInterval(() => void refresh(), this.resolveEveryMs);
     this.timer.unref();
   }
 

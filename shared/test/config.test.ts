@@ -32,4 +32,14 @@ describe('config', function () {
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).to.throw(ConfigError, 'MAX_CONNECTIONS');
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).to.throw(ConfigError, 'HEADERS_TIMEOUT_MS');
   });
+
+  it('reads POLICY_TARGET: POLICY_ADDR by default, a list, or a DNS name; anything else is a problem', function () {
+    expect(loadConfig({ POLICY_ADDR: '10.1.2.3:6000' }).policyTarget).to.deep.equal({ kind: 'list', addresses: ['10.1.2.3:6000'] });
+    expect(loadConfig({ POLICY_TARGET: 'a:1, b:2,a:1' }).policyTarget).to.deep.equal({ kind: 'list', addresses: ['a:1', 'b:2'] });
+    expect(loadConfig({ POLICY_TARGET: '[::1]:50051' }).policyTarget).to.deep.equal({ kind: 'list', addresses: ['[::1]:50051'] });
+    expect(loadConfig({ POLICY_TARGET: 'dns:///policy.gateway.svc:50051' }).policyTarget).to.deep.equal({ kind: 'dns', host: 'policy.gateway.svc', port: 50051 });
+    for (const bad of ['policy', 'a:1,', 'dns:///policy', 'a:70000', 'dns://policy:1']) {
+      expect(() => loadConfig({ POLICY_TARGET: bad }), bad).to.throw(ConfigError, 'POLICY_TARGET');
+    }
+  });
 });

@@ -180,3 +180,32 @@ describe('policy replicas: two proxies over three policy services (POLICY_TARGET
     }
   });
 });
+
+describe('proxy readiness follows its decision stream', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  before(async () => {
+    gw = await new TestGateway().start();
+  });
+  after(async () => gw?.stop());
+
+  it('after a policy restart, /readyz turns 200 only once a decision can be made: the first request after it is served', async function () {
+    const k = await createKey(gw, { env: 'test' });
+    for (let round = 0; round < 3; round += 1) {
+      await gw.policy.stop('SIGKILL');
+      await gw.startPolicy(gw.policyPort);
+      let ready = 0;
+      for (let i = 0; i < 500 && ready !== 200; i += 1) {
+        ready = (await fetch(gw.url('/readyz'))).status;
+        if (ready !== 200) await sleep(5);
+      }
+      expect(ready).to.equal(200);
+      const r = await fetch(gw.url('/v1/messages'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': k.key },
+        body: JSON.stringify(hello),
+      });
+      expect(r.status, `round ${round}`).to.equal(200);
+    }
+  });
+});
