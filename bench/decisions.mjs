@@ -13,20 +13,23 @@
 // sensitive than decisions/s to other load on a shared machine.
 //
 // Knobs (env): BENCH_REQUESTS per store and level (default 3000), BENCH_WARMUP (default 500),
-// BENCH_CONCURRENCY (default 1,16,64), BENCH_ROUNDS (default 4; the stores alternate order each round).
+// BENCH_CONCURRENCY (default 1,16,64), BENCH_ROUNDS (default 4; the stores alternate order each round),
+// BENCH_REPLICAS (default 1,2,3): a last table drives N policy replicas on one Redis and one database through one
+// client with POLICY_TARGET's replica set (keys pinned by rendezvous hashing, 24 keys), at the highest concurrency.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createLogger } from '@gateway/shared';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { GrpcPolicyClient } from '../proxy/dist/src/grpc-policy-client.js';
-import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
+import { TestGateway, createKey, startService } from '../test/dist/src/harness/gateway.js';
 import { TICKS_PER_SECOND, fmt, intFromEnv, intListFromEnv, machine, printTable, processCpuMs, summarise } from './stats.mjs';
 
 const REQUESTS = intFromEnv('BENCH_REQUESTS', 3000, 1);
 const WARMUP = intFromEnv('BENCH_WARMUP', 500, 0);
 const LEVELS = intListFromEnv('BENCH_CONCURRENCY', [1, 16, 64]);
 const ROUNDS = intFromEnv('BENCH_ROUNDS', 4, 1);
+const REPLICAS = intListFromEnv('BENCH_REPLICAS', [1, 2, 3]);
 const MODEL = 'alpha-sonnet-5';
 
 const log = createLogger('bench', 'silent');
@@ -214,8 +217,55 @@ async function main() {
       `${fmt(r.policyPlusRedisCpu)}x`,
     ]),
   );
+  const replicaRows = await replicaTable(redisServer, Math.max(...LEVELS));
   process.stdout.write(`\nload after: ${machine().loadavg.join(' ')}\n`);
-  process.stdout.write(`result: ${JSON.stringify({ bench: 'decisions', machine: m, requests: REQUESTS, warmup: WARMUP, rounds: ROUNDS, results, ratios })}\n`);
+  process.stdout.write(`result: ${JSON.stringify({ bench: 'decisions', machine: m, requests: REQUESTS, warmup: WARMUP, rounds: ROUNDS, results, ratios, replicas: replicaRows })}\n`);
+}
+
+/**
+ * Decide+report cycles per second with N policy replicas sharing one Redis and one database, driven through one
+ * replica-set client (the proxy's), keys spread over the replicas by rendezvous hashing. The CPU column adds up
+ * every replica's and redis-server's time per cycle.
+ */
+async function replicaTable(redisServer, inFlight) {
+  const rows = [];
+  for (const n of REPLICAS) {
+    const redis = { url: redisServer.url, keyPrefix: `gwrep${n}:${randomBytes(4).toString('hex')}:` };
+    const gw = new TestGateway({ redis });
+    await gw.startPolicy();
+    const procs = [gw.policy];
+    const addresses = [`127.0.0.1:${gw.policyPort}`];
+    for (let i = 1; i < n; i += 1) {
+      const p = startService(`policy-${i}`, 'policy/dist/src/main.js', { ...gw.env, POLICY_ADDR: '127.0.0.1:0' });
+      procs.push(p);
+      addresses.push(`127.0.0.1:${(await p.waitFor((l) => l.msg === 'policy service listening'))['port']}`);
+    }
+    const keys = [];
+    for (let i = 0; i < 24; i += 1) {
+      keys.push(await createKey(gw, { env: 'live', plan: { name: `rep${n}-${i}`, rpm: 100_000_000, concurrency: 10_000, allowance: 1_000_000_000_000 } }));
+    }
+    const client = new GrpcPolicyClient({ kind: 'list', addresses }, log);
+    // Wait until every replica's stream is open, so the first cycles are not all pinned to the first one up.
+    for (let i = 0; i < 100 && !(await client.ready()); i += 1) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    let k = 0;
+    const store = () => ({ name: `replicas-${n}`, client, key: keys[(k += 1) % keys.length] });
+    await drive(() => cycle(store()), WARMUP, inFlight);
+    const redisServerPid = redisPid(redisServer.port);
+    const cpuOf = () => procs.reduce((sum, p) => sum + processCpuMs(p.child.pid), 0) + processCpuMs(redisServerPid);
+    const before = cpuOf();
+    const r = await drive(() => cycle(store()), REQUESTS, inFlight);
+    const cpuMs = cpuOf() - before;
+    rows.push({ replicas: n, inFlight, perSecond: (r.samples.length / r.wallMs) * 1000, decideMs: summarise(r.samples.map((x) => x[0])), cpuMicrosPerCycle: (cpuMs * 1000) / r.samples.length });
+    client.close();
+    for (const p of procs.slice(1)) await p.stop();
+    await gw.stop();
+  }
+  printTable(
+    ['replicas', 'in flight', 'decisions/s', 'decide p50 ms', 'decide p99 ms', 'CPU µs per cycle (replicas + redis)'],
+    rows.map((r) => [String(r.replicas), String(r.inFlight), fmt(r.perSecond, 0), fmt(r.decideMs.p50), fmt(r.decideMs.p99), fmt(r.cpuMicrosPerCycle, 0)]),
+  );
+  return rows;
 }
 
 try {

@@ -280,8 +280,12 @@ export class DecisionService {
       outcome = await this.d.counters.settle(undefined, usage, this.now());
       if (outcome.kind === 'missing') throw new Error('the used counter is missing again right after its rebuild');
     }
-    if (outcome.kind === 'added') await this.d.ledger.markCounted(usage.requestId, usage.attempt);
-    else if (outcome.kind === 'already') await this.d.ledger.markCounted(usage.requestId, outcome.holder);
+    // Not awaited: the row is durable already, and a mark lost with the process changes nothing (a rebuild takes
+    // the row as uncounted and marks it; a replay finds its marker). The acknowledgement waits one window less.
+    const by = outcome.kind === 'added' ? usage.attempt : outcome.kind === 'already' ? outcome.holder : 0;
+    if (by !== 0) {
+      this.d.ledger.markCounted(usage.requestId, by).catch((err: unknown) => this.d.log.warn({ err, request_id: usage.requestId }, 'marking a ledger row counted failed'));
+    }
   }
 
   async renew(leases: LeaseRefWire[]): Promise<RenewLeasesAck> {
