@@ -33,13 +33,17 @@ describe('PolicySession: one ordered stream, batched once the server takes batch
   const log = createLogger('test', 'silent');
   let streams: FakeStream[];
   let session: PolicySession;
-  beforeEach(() => {
+  /** A session over fake streams, each kept in `streams` as it is opened. */
+  const sessionWithDeadline = (deadlineMs: number): PolicySession => {
     streams = [];
-    session = new PolicySession(() => {
+    return new PolicySession(() => {
       const s = new FakeStream();
       streams.push(s);
       return s as unknown as ClientDuplexStream<SessionRequest, SessionResponse>;
-    }, log, 1_000, { initialMs: 1, maxMs: 5 });
+    }, log, deadlineMs, { initialMs: 1, maxMs: 5 });
+  };
+  beforeEach(() => {
+    session = sessionWithDeadline(1_000);
   });
   afterEach(() => session.close());
 
@@ -128,12 +132,7 @@ describe('PolicySession: one ordered stream, batched once the server takes batch
 
   it('fails a decision closed when the catch-up outlasts the deadline', async () => {
     session.close();
-    streams = [];
-    session = new PolicySession(() => {
-      const s = new FakeStream();
-      streams.push(s);
-      return s as unknown as ClientDuplexStream<SessionRequest, SessionResponse>;
-    }, log, 30, { initialMs: 1, maxMs: 5 });
+    session = sessionWithDeadline(30);
     session.setCatchUp(() => new Promise<void>(() => undefined));
     const failed = await session.decide(decideReq).then(() => 'decided', (e: { status?: number }) => e.status);
     expect(failed).to.equal(503);

@@ -6,14 +6,13 @@
  */
 import { expect } from 'chai';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
-import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import type { MessagesFake } from './fakes/index.js';
+import { startBilledUpstream, UNITS_PER_REQUEST as UNITS } from './harness/billed-upstream.js';
 import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { readLedger, waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
 import { redisCommand } from './harness/redis-command.js';
 
-/** What the fake upstream bills every request: 100 input + 50 output tokens. */
-const UNITS = 150;
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
 
 type Backend = 'in-process' | 'Redis';
@@ -64,13 +63,14 @@ for (const backend of ['in-process', 'Redis'] as Backend[]) {
     this.timeout(120_000);
     let redis: RedisServerProcess | undefined;
     let fake: MessagesFake;
+    let upstreamEnv: Record<string, string>;
     let gw: TestGateway;
     let n = 0;
 
     const gateway = (env: Record<string, string> = {}) =>
       new TestGateway({
         ...(redis === undefined ? {} : { redis: { url: redis.url, keyPrefix: `gw${(n += 1)}:` } }),
-        env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up', ...env },
+        env: { ...upstreamEnv, ...env },
       }).start();
     const liveKey = (g: TestGateway, plan: { allowance: number; overage?: boolean; ceiling?: number }) =>
       createKey(g, { env: 'live', plan: { name: `m-${Math.random().toString(36).slice(2, 10)}`, concurrency: 5, ...plan } });
@@ -87,8 +87,7 @@ for (const backend of ['in-process', 'Redis'] as Backend[]) {
 
     before(async function () {
       if (backend === 'Redis') redis = await RedisServerProcess.start();
-      fake = await startMessagesFake({ apiKey: 'up' });
-      fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
+      ({ fake, env: upstreamEnv } = await startBilledUpstream());
       gw = await gateway();
     });
     after(async () => {
@@ -171,12 +170,9 @@ describe('money exact across proxies: a client that moves to another proxy (and 
 
   before(async function () {
     redis = await RedisServerProcess.start();
-    fake = await startMessagesFake({ apiKey: 'up' });
-    fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
-    gw = await new TestGateway({
-      redis: { url: redis.url, keyPrefix: 'gw:' },
-      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up' },
-    }).start();
+    const upstream = await startBilledUpstream();
+    fake = upstream.fake;
+    gw = await new TestGateway({ redis: { url: redis.url, keyPrefix: 'gw:' }, env: upstream.env }).start();
     second = startService('policy-2', 'policy/dist/src/main.js', { ...gw.env, POLICY_ADDR: '127.0.0.1:0' });
     const port = (await second.waitFor((l) => l.msg === 'policy service listening'))['port'] as number;
     secondProxy = startService('proxy-2', 'proxy/dist/src/main.js', { ...gw.env, POLICY_ADDR: `127.0.0.1:${port}` });

@@ -7,13 +7,13 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
-import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import type { MessagesFake } from './fakes/index.js';
+import { startBilledUpstream, UNITS_PER_REQUEST as UNITS } from './harness/billed-upstream.js';
 import { TestGateway, createKey, startService, type ServiceProcess } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { previousRelease } from './upgrade/previous-release.js';
 
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'hello' }] };
-const UNITS = 150;
 
 describe('rolling upgrade from the previous release: mixed versions under load', function () {
   this.timeout(300_000);
@@ -25,13 +25,10 @@ describe('rolling upgrade from the previous release: mixed versions under load',
   before(async function () {
     const previous = previousRelease();
     redis = await RedisServerProcess.start();
-    fake = await startMessagesFake({ apiKey: 'up' });
-    fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
+    const upstream = await startBilledUpstream();
+    fake = upstream.fake;
     // The new policy service and a new proxy in front of it (ports[0]).
-    gw = await new TestGateway({
-      redis: { url: redis.url, keyPrefix: 'gw:' },
-      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up' },
-    }).start();
+    gw = await new TestGateway({ redis: { url: redis.url, keyPrefix: 'gw:' }, env: upstream.env }).start();
     const start = async (name: string, script: string, policyAddr: string, ready: string): Promise<number> => {
       const p = startService(name, script, { ...gw.env, POLICY_ADDR: policyAddr });
       others.push(p);
