@@ -9,7 +9,8 @@ import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
 import { AdminStore } from './db/admin-store.js';
 import { openDatabase } from './db/database.js';
-import { LEDGER_WINDOW, LedgerWriter, usageSourceOf } from './db/ledger-writer.js';
+import { LEDGER_WINDOW, usageSourceOf } from './db/ledger-writer.js';
+import { SqliteLedgerWriter } from './db/sqlite-ledger-writer.js';
 import { UsageLedger } from './db/usage-ledger.js';
 import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
@@ -41,7 +42,7 @@ export async function runPolicy(
   const metrics: PolicyMetrics = new PolicyMetrics(registry, { leasesHeld: (): number => counters.leasesHeld(), cachedKeys: (): number => keys.size });
   const ledger = new UsageLedger(db);
   // Every ledger write (rows, counted marks, last-used times) is committed on the writer's own thread.
-  const writer = new LedgerWriter(config.databaseFile, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
+  const writer = new SqliteLedgerWriter(config.databaseFile, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
     ...LEDGER_WINDOW,
     windowMs: config.ledgerWindowMs,
   });

@@ -9,7 +9,8 @@ import type { CounterStore, UsageSource } from '../src/counters/counter-store.js
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
 import { AdminStore } from '../src/db/admin-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
-import { LedgerWriter, usageSourceOf } from '../src/db/ledger-writer.js';
+import { usageSourceOf } from '../src/db/ledger-writer.js';
+import { SqliteLedgerWriter } from '../src/db/sqlite-ledger-writer.js';
 import { UsageLedger } from '../src/db/usage-ledger.js';
 import { DecisionService } from '../src/decision-service.js';
 import { KeyCache } from '../src/key-cache.js';
@@ -30,7 +31,7 @@ describe('decision service: count at release, and the ledger and the allowance c
   let dir: string;
   let db: Db;
   let ledger: UsageLedger;
-  let writer: LedgerWriter;
+  let writer: SqliteLedgerWriter;
   let source: UsageSource;
   let keys: KeyCache;
   let admin: AdminStore;
@@ -46,7 +47,7 @@ describe('decision service: count at release, and the ledger and the allowance c
     accountId = admin.createAccount('a', 'p').id;
     keyId = admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).record.id;
     ledger = new UsageLedger(db);
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
     source = usageSourceOf(writer, log);
     keys = new KeyCache(admin, log);
     keys.start(10_000);

@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { createLogger } from '@gateway/shared';
 import { AdminStore } from '../../src/db/admin-store.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { LedgerWriter } from '../../src/db/ledger-writer.js';
+import { SqliteLedgerWriter } from '../../src/db/sqlite-ledger-writer.js';
 import type { LedgerEntry } from '../../src/db/usage-ledger.js';
 
-describe('LedgerWriter: ledger writes on their own thread, answered once committed', function () {
+describe('SqliteLedgerWriter: ledger writes on their own thread, answered once committed', function () {
   let dir: string;
   let file: string;
   let db: Db;
   let reader: Database.Database;
   let accountId: string;
   let keyId: string;
-  let writer: LedgerWriter | undefined;
+  let writer: SqliteLedgerWriter | undefined;
   const log = createLogger('test', 'silent');
 
   beforeEach(function () {
@@ -47,7 +47,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
     reader.prepare('SELECT request_id, counted FROM usage_ledger ORDER BY request_id').all() as Array<{ request_id: string; counted: number }>;
 
   it('commits a window of writes together; each answer comes once its write is visible to another connection', async function () {
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 50, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 50, maxItems: 64 });
     const first = writer.record(entry('r1'));
     const second = writer.record(entry('r2', { environment: 'test', billable_units: 15 }));
     expect(committed(), 'nothing committed while the window is open').to.deep.equal([]);
@@ -67,7 +67,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
   });
 
   it('flush() commits what waits for its window at once', async function () {
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
     const written = writer.record(entry('r1'));
     await writer.flush();
     expect(committed()).to.have.length(1);
@@ -76,7 +76,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
 
   it('commits as soon as maxItems writes wait, and reports each commit\'s duration', async function () {
     const durations: number[] = [];
-    writer = new LedgerWriter(file, log, (s) => durations.push(s), { windowMs: 60_000, maxItems: 3 });
+    writer = new SqliteLedgerWriter(file, log, (s) => durations.push(s), { windowMs: 60_000, maxItems: 3 });
     const rows = await Promise.all(['a', 'b', 'c'].map((id) => writer!.record(entry(id))));
     expect(rows.every((r) => r.inserted)).to.equal(true);
     expect(committed()).to.have.length(3);
@@ -85,7 +85,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
   });
 
   it('rebuild figures include rows still waiting in the window, once, and name the uncounted ones', async function () {
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
     const done = [writer.record(entry('c1')), writer.record(entry('c2'))];
     await writer.flush();
     await Promise.all(done);
@@ -109,7 +109,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
   });
 
   it('writes last-used times', async function () {
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
     const at = Date.parse('2026-11-26T10:00:00Z');
     await writer.touchKeys(new Map([[keyId, at]]));
     const row = reader.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').get(keyId) as { last_used_at: string };
@@ -117,7 +117,7 @@ describe('LedgerWriter: ledger writes on their own thread, answered once committ
   });
 
   it('fails what it holds when its database cannot be written, and serves again after', async function () {
-    writer = new LedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
+    writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
     // A row the schema refuses (model is NOT NULL): its window's transaction is rolled back and answered with the error.
     const bad = entry('bad', { model: null as unknown as string });
     let failure: unknown;
