@@ -63,7 +63,7 @@ function unary<Req, Res>(log: Logger, name: string, fn: (req: Req) => Promise<Re
   };
 }
 
-const denial = (e: GatewayError): Denial => denialFromError(e) as Denial;
+const denial = (e: GatewayError): Denial => ({ ...(denialFromError(e) as Omit<Denial, 'key'>), key: null });
 
 /** A proxy's decision stream as the server holds it: closed once the messages it is answering are answered. */
 interface SessionHandle {

@@ -19,7 +19,7 @@ import {
   type ModelPage,
   type PolicyClient,
   type AuthenticateResponse,
-  type KeyIdentity,
+  type Authentication,
   type SessionRequest,
   type SessionResponse,
   type RenewLeasesAck,
@@ -76,9 +76,9 @@ export class GrpcPolicyClient implements PolicyClient {
 
   async decide(request: DecideRequest): Promise<Decision> {
     const d = await this.session.decide(request);
-    const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null };
+    const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null, catalogueSha256: orNull(d.catalogue_sha256) };
     if (d.outcome === 'allow' && d.allow != null) return { kind: 'allow', ...base, grant: d.allow };
-    if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny) };
+    if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny), key: d.deny.key ?? null };
     throw new InternalError('policy service sent a decision with no outcome');
   }
 
@@ -86,10 +86,11 @@ export class GrpcPolicyClient implements PolicyClient {
     return this.session.report(report);
   }
 
-  async authenticate(caller: Caller): Promise<Answer<KeyIdentity>> {
+  async authenticate(caller: Caller): Promise<Authentication> {
     const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller });
-    if (r.outcome === 'key' && r.key != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.key };
-    if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
+    const base = { rateLimit: r.rate_limit ?? null, catalogueSha256: orNull(r.catalogue_sha256) };
+    if (r.outcome === 'key' && r.key != null) return { kind: 'ok', ...base, value: r.key };
+    if (r.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(r.deny), key: r.deny.key ?? null };
     throw new InternalError('policy service sent an authentication answer with no outcome');
   }
 
@@ -161,6 +162,11 @@ export class GrpcPolicyClient implements PolicyClient {
     this.session.close();
     this.client.close();
   }
+}
+
+/** proto3 strings default to '': a field a policy service did not send is not known. */
+function orNull(s: string): string | null {
+  return s === '' ? null : s;
 }
 
 function mapGrpcError(err: grpc.ServiceError, method: string): Error {

@@ -50,6 +50,15 @@ export interface GatewayConfig {
    * notice), then refused; running requests and streams may finish for up to `timeoutMs` from the signal.
    */
   readonly drain: { readonly timeoutMs: number; readonly graceMs: number };
+  /** The keys that sign every message response's x-gateway-attestation (docs/residency.md). */
+  readonly attestation: {
+    /** ATTESTATION_KEY_FILE (must exist), else `attestation-keys.pem` in the data directory (created on first start). */
+    readonly keyFile: string;
+    /** true for the data directory's file, which the gateway may create; false for ATTESTATION_KEY_FILE. */
+    readonly inDataDir: boolean;
+    /** How long a key stays published after a newer one took over (ATTESTATION_KEY_RETAIN_DAYS). */
+    readonly retainDays: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -166,6 +175,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     drain: {
       timeoutMs: int('DRAIN_TIMEOUT_MS', 30_000, 0, 3_600_000),
       graceMs: int('DRAIN_GRACE_MS', 2_000, 0, 600_000),
+    },
+    attestation: {
+      keyFile: resolve(cwd, str('ATTESTATION_KEY_FILE') ?? resolve(dataDir, 'attestation-keys.pem')),
+      inDataDir: str('ATTESTATION_KEY_FILE') === undefined,
+      retainDays: int('ATTESTATION_KEY_RETAIN_DAYS', 30, 1, 3650),
     },
   };
   if (config.drain.graceMs > config.drain.timeoutMs) problems.push('DRAIN_GRACE_MS must not be greater than DRAIN_TIMEOUT_MS');

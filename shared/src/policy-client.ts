@@ -14,14 +14,31 @@ import type {
   UsageSummary,
 } from './policy-wire.js';
 
-/** The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. */
+/**
+ * The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. For the
+ * attestation it also says which catalogue the decision used (hex SHA-256 of the file; null from a policy service
+ * that predates the field) and, on a refusal that came after authentication, the key (null for a 401, and from
+ * such an older policy service).
+ */
 export type Decision =
-  | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; grant: Grant }
-  | { kind: 'deny'; decisionId: string; rateLimit: RateLimitPosition | null; error: GatewayError };
+  | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; grant: Grant }
+  | {
+      kind: 'deny';
+      decisionId: string;
+      rateLimit: RateLimitPosition | null;
+      catalogueSha256: string | null;
+      error: GatewayError;
+      key: KeyIdentity | null;
+    };
 
 export type Answer<T> =
   | { kind: 'ok'; rateLimit: RateLimitPosition | null; value: T }
   | { kind: 'deny'; rateLimit: RateLimitPosition | null; error: GatewayError };
+
+/** The answer of Authenticate: as Answer<KeyIdentity>, with what a decision carries for the attestation. */
+export type Authentication =
+  | { kind: 'ok'; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; value: KeyIdentity }
+  | { kind: 'deny'; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; error: GatewayError; key: KeyIdentity | null };
 
 /**
  * The narrow seam between proxy and policy. Every method fails with ServiceUnavailableError when the policy
@@ -36,7 +53,7 @@ export interface PolicyClient {
    */
   reportUsage(report: UsageReport): Promise<UsageAck>;
   /** The key and source address only, nothing counted: `ok` carries the key, with the window position. */
-  authenticate(caller: Caller): Promise<Answer<KeyIdentity>>;
+  authenticate(caller: Caller): Promise<Authentication>;
   /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
   renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck>;
   /**

@@ -27,6 +27,7 @@ import type { RenewLeasesAck__Output } from './generated/gateway/policy/v1/Renew
 import type { RenewLeasesRequest__Output } from './generated/gateway/policy/v1/RenewLeasesRequest.js';
 import type { Revocation__Output } from './generated/gateway/policy/v1/Revocation.js';
 import type { Route__Output } from './generated/gateway/policy/v1/Route.js';
+import type { RouteEvidence__Output } from './generated/gateway/policy/v1/RouteEvidence.js';
 import type { SessionFault__Output } from './generated/gateway/policy/v1/SessionFault.js';
 import type { SessionRequest__Output } from './generated/gateway/policy/v1/SessionRequest.js';
 import type { SessionResponse__Output } from './generated/gateway/policy/v1/SessionResponse.js';
@@ -48,6 +49,7 @@ export interface DecideRequest extends DecideRequest__Output {
 }
 export interface Denial extends Denial__Output {
   should_retry: '' | 'true' | 'false';
+  key: KeyIdentity | null;
 }
 export type RateLimitPosition = RateLimitPosition__Output;
 export interface KeyIdentity extends KeyIdentity__Output {
@@ -56,9 +58,13 @@ export interface KeyIdentity extends KeyIdentity__Output {
   privacy_mode: PrivacyMode;
 }
 export type Route = Route__Output;
+export interface RouteEvidence extends RouteEvidence__Output {
+  regions_basis: 'verified' | 'declared';
+}
 export interface Grant extends Grant__Output {
   key: KeyIdentity;
   route: Route;
+  evidence: RouteEvidence | null;
 }
 export interface DecisionWire extends Decision__Output {
   allow?: Grant | null;
