@@ -29,6 +29,8 @@ export class AttestationKeyRing {
   private version = '';
   private timer: NodeJS.Timeout | undefined;
   private loading = false;
+  /** The last problem logged, so a file that stays unreadable is reported once, not every poll. */
+  private problem = '';
 
   private constructor(
     private readonly config: GatewayConfig['attestation'],
@@ -78,10 +80,13 @@ export class AttestationKeyRing {
       this.keys = keys;
       this.signingKey = { kid: first.kid, key };
       this.version = version;
+      this.problem = '';
       if (changed) this.log.info({ kid: first.kid, published: this.jwks().keys.length }, 'attestation signing key changed');
     } catch (err) {
       // Never the file's content: only where and what kind of problem.
-      this.log.error({ file: this.config.keyFile, err: { message: err instanceof Error ? err.message : String(err) } }, 'attestation keys could not be (re)loaded; keeping the ones loaded');
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== this.problem) this.log.error({ file: this.config.keyFile, err: { message } }, 'attestation keys could not be (re)loaded; keeping the ones loaded');
+      this.problem = message;
     } finally {
       this.loading = false;
     }

@@ -95,10 +95,6 @@ export class RequestAttestation {
     this.prepare(200);
   }
 
-  get forwardedSha256(): string | null {
-    return this.facts.forwardedSha256;
-  }
-
   /**
    * Puts the attestation of a `status` answer on `res` (replacing one set for another status): at once when its
    * signature is ready (returns undefined), else a promise that settles once it is set. Call before the response's
@@ -111,7 +107,10 @@ export class RequestAttestation {
       setHeader(res, s.jws);
       return undefined;
     }
-    return s.promise.then(() => setHeader(res, s.jws));
+    // Only the newest statement is set: one signed for another status since then has taken its place.
+    return s.promise.then(() => {
+      if (this.signing === s) setHeader(res, s.jws);
+    });
   }
 
   private prepare(status: number): Signing {
