@@ -1,6 +1,9 @@
 import {
   QuotaExceededError,
+  ResidencyUnavailableError,
   type AuthenticateResponse,
+  type Residency,
+  type Route,
   RateLimitError,
   ServiceUnavailableError,
   denialFromError,
@@ -34,6 +37,7 @@ import {
 } from './decision-rules.js';
 import type { CachedKey, KeyCache } from './key-cache.js';
 import type { LastUsedTracker } from './last-used.js';
+import type { RouteCheck } from './residency/route-evidence.js';
 
 export interface DecisionServiceDeps {
   keys: KeyCache;
@@ -48,6 +52,8 @@ export interface DecisionServiceDeps {
   concurrencyRecheckMs?: number;
   /** Hears each usage row the first time it is written to the ledger (metrics). */
   onRecorded?: (entry: LedgerEntry) => void;
+  /** Route verification against the platform (Bedrock); absent: the catalogue's routes are served as declared. */
+  residency?: { check(model: string, tier: Residency, route: Route, nowMs: number): RouteCheck };
 }
 
 /** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
@@ -99,8 +105,12 @@ export class DecisionService {
     }
     const notPermitted = checkModelPermitted(entry, model);
     if (notPermitted !== undefined) return rejectWith(notPermitted);
-    const route = routeInTier(this.d.catalogue, model, entry.residency);
-    if (isError(route)) return rejectWith(route);
+    const declared = routeInTier(this.d.catalogue, model, entry.residency);
+    if (isError(declared)) return rejectWith(declared);
+    // Never widened: a route whose evidence does not hold is refused, never replaced by another.
+    const verified = this.d.residency?.check(model.id, entry.residency, declared, nowMs);
+    if (verified !== undefined && !verified.ok) return rejectWith(new ResidencyUnavailableError(verified.reason));
+    const route = verified?.route ?? declared;
 
     const live = entry.record.environment === 'live';
     const holdsSlot = req.operation === 'CREATE_MESSAGE';
@@ -177,8 +187,8 @@ export class DecisionService {
         lease_id: leaseId,
         lease_expires_unix_ms: admitted.leaseExpiresMs,
         reserved_units: reserveUnits,
-        // Until routes are verified against the platform, every route's regions are the catalogue's declaration.
-        evidence: null,
+        // Without verification (a Messages-API upstream) the regions are the catalogue's declaration.
+        evidence: verified?.evidence ?? null,
       },
     };
   }

@@ -31,10 +31,14 @@ import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
 import { eagerSendInterceptor } from './eager-send-interceptor.js';
 import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
-import { listModelsPage, modelPage } from './models-list.js';
+import { listModelsPage, modelPage, type RegionsOf } from './models-list.js';
 import { usageSummary } from './usage-summary.js';
 
 export interface PolicyServerDeps {
+  /** the regions GET /v1/models reports: declared, or verified against the platform */
+  regionsOf: RegionsOf;
+  /** true while route verification has not had an answer for every route (the proxies are not ready) */
+  residencyPending: () => boolean;
   decisions: DecisionService;
   metrics: PolicyMetrics;
   keys: KeyCache;
@@ -197,7 +201,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
-        return { rate_limit: await decisions.windowPosition(caller.entry), page: modelPage(catalogue, caller.entry, [], false), outcome: 'page' };
+        return { rate_limit: await decisions.windowPosition(caller.entry), page: modelPage(catalogue, caller.entry, [], false, deps.regionsOf), outcome: 'page' };
       }
       const counted = await decisions.countRequest(caller.entry);
       if (counted.error !== undefined) return { rate_limit: counted.position, deny: denial(counted.error), outcome: 'deny' };
@@ -206,9 +210,9 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
         if (model === undefined || !callableModels(catalogue, caller.entry).includes(model)) {
           return { rate_limit: counted.position, deny: denial(new NotFoundError(`model: ${req.model_id}`)), outcome: 'deny' };
         }
-        return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false), outcome: 'page' };
+        return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false, deps.regionsOf), outcome: 'page' };
       }
-      return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req), outcome: 'page' };
+      return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req, deps.regionsOf), outcome: 'page' };
     }),
     GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
       const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
@@ -217,7 +221,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', () => dependenciesOk(deps.db, deps.counters)),
+    Health: unary(log, 'Health', async () => ({ ...(await dependenciesOk(deps.db, deps.counters)), residency_pending: deps.residencyPending() })),
   });
   return {
     server,

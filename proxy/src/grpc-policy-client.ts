@@ -151,8 +151,9 @@ export class GrpcPolicyClient implements PolicyClient {
 
   async ready(): Promise<boolean> {
     try {
-      const h = await this.call<object, { counter_store_ok: boolean; database_ok: boolean }>('Health', {});
-      return h.counter_store_ok && h.database_ok;
+      const h = await this.call<object, { counter_store_ok: boolean; database_ok: boolean; residency_pending: boolean }>('Health', {});
+      // residency_pending: a Bedrock deployment whose routes are not all verified yet (false from older services).
+      return h.counter_store_ok && h.database_ok && !h.residency_pending;
     } catch {
       return false;
     }

@@ -5,9 +5,11 @@
 export interface HealthResponse {
   'counter_store_ok'?: (boolean);
   'database_ok'?: (boolean);
+  'residency_pending'?: (boolean);
 }
 
 export interface HealthResponse__Output {
   'counter_store_ok': (boolean);
   'database_ok': (boolean);
+  'residency_pending': (boolean);
 }
