@@ -32,6 +32,7 @@ import type { KeyCache } from './key-cache.js';
 import { eagerSendInterceptor } from './eager-send-interceptor.js';
 import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelPage, type RegionsOf } from './models-list.js';
+import type { RouteState } from './residency/route-verifier.js';
 import { usageSummary } from './usage-summary.js';
 
 export interface PolicyServerDeps {
@@ -39,6 +40,8 @@ export interface PolicyServerDeps {
   regionsOf: RegionsOf;
   /** true while route verification has not had an answer for every route (the proxies are not ready) */
   residencyPending: () => boolean;
+  /** each verified route's state ([] where routes are declared) */
+  residencyRoutes: () => RouteState[];
   decisions: DecisionService;
   metrics: PolicyMetrics;
   keys: KeyCache;
@@ -221,7 +224,11 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', async () => ({ ...(await dependenciesOk(deps.db, deps.counters)), residency_pending: deps.residencyPending() })),
+    Health: unary(log, 'Health', async () => ({
+      ...(await dependenciesOk(deps.db, deps.counters)),
+      residency_pending: deps.residencyPending(),
+      routes: deps.residencyRoutes().map((r) => ({ model: r.model, tier: r.tier, verified: r.verified, evidence_age_seconds: r.ageSeconds ?? -1 })),
+    })),
   });
   return {
     server,

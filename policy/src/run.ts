@@ -95,7 +95,9 @@ export async function runPolicy(
         return check?.ok === true ? check.route.processing_regions : [];
       };
   const { server, closeStreams, openSessions } = createPolicyServer({
-    decisions, metrics, keys, catalogue, ledger, counters, db, log, regionsOf, residencyPending: () => verifier?.pending ?? false,
+    decisions, metrics, keys, catalogue, ledger, counters, db, log, regionsOf,
+    residencyPending: () => verifier?.pending ?? false,
+    residencyRoutes: () => verifier?.states() ?? [],
   });
   const health = new PolicyHealth(db, counters, log);
   health.addTo(server);

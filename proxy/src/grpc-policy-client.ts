@@ -20,6 +20,8 @@ import {
   type PolicyClient,
   type AuthenticateResponse,
   type Authentication,
+  type HealthResponse,
+  type RouteStatus,
   type SessionRequest,
   type SessionResponse,
   type RenewLeasesAck,
@@ -149,13 +151,13 @@ export class GrpcPolicyClient implements PolicyClient {
     throw new InternalError('policy service sent a usage answer with no outcome');
   }
 
-  async ready(): Promise<boolean> {
+  async readiness(): Promise<{ ready: boolean; routes: RouteStatus[] }> {
     try {
-      const h = await this.call<object, { counter_store_ok: boolean; database_ok: boolean; residency_pending: boolean }>('Health', {});
-      // residency_pending: a Bedrock deployment whose routes are not all verified yet (false from older services).
-      return h.counter_store_ok && h.database_ok && !h.residency_pending;
+      const h = await this.call<object, HealthResponse>('Health', {});
+      // residency_pending: a Bedrock deployment whose routes are not all resolved yet (false from older services).
+      return { ready: h.counter_store_ok && h.database_ok && !h.residency_pending, routes: h.routes };
     } catch {
-      return false;
+      return { ready: false, routes: [] };
     }
   }
 

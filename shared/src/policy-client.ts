@@ -9,6 +9,7 @@ import type {
   ModelPage,
   RateLimitPosition,
   RenewLeasesAck,
+  RouteStatus,
   UsageAck,
   UsageReport,
   UsageSummary,
@@ -63,7 +64,10 @@ export interface PolicyClient {
   watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void;
   listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
   getUsage(caller: Caller): Promise<Answer<UsageSummary>>;
-  /** true when the policy service answers (and its counter store is reachable). */
-  ready(): Promise<boolean>;
+  /**
+   * ready: the policy service answers, its database and counter store are reachable, and (a Bedrock deployment)
+   * every route has been resolved against the platform; routes: each verified route's state, for /readyz.
+   */
+  readiness(): Promise<{ ready: boolean; routes: RouteStatus[] }>;
   close(): void;
 }

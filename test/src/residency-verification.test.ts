@@ -106,6 +106,14 @@ describe('route verification against the platform\'s control plane (UPSTREAM_KIN
     expect((await post(eu, 'alpha-opus-5')).status).to.equal(200);
     expect(await metric('gateway_residency_route_verified', 'alpha-sonnet-5', 'eu')).to.equal(0);
     expect(await metric('gateway_residency_route_verified', 'alpha-opus-5', 'eu')).to.equal(1);
+    // Still ready (the other routes are served), and /readyz says which route is not.
+    const ready = await fetch(gw.url('/readyz'));
+    expect(ready.status).to.equal(200);
+    const detail = ((await ready.json()) as { residency: Array<{ model: string; tier: string; verified: boolean; evidence_age_seconds: number | null }> }).residency;
+    expect(detail.find((r) => r.model === 'alpha-sonnet-5' && r.tier === 'eu')?.verified).to.equal(false);
+    expect(detail.find((r) => r.model === 'alpha-opus-5' && r.tier === 'eu')).to.deep.include({ verified: true });
+    expect(detail.every((r) => r.evidence_age_seconds !== null && r.evidence_age_seconds <= 5)).to.equal(true);
+    expect(detail).to.have.length(catalogue().models.reduce((n, m) => n + Object.keys(m.routes).length, 0));
     const models = (await (await fetch(gw.url('/v1/models'), { headers: { 'x-api-key': eu.key } })).json()) as { data: Array<{ id: string; processing_regions: string[] }> };
     expect(models.data.find((m) => m.id === 'alpha-sonnet-5')?.processing_regions).to.deep.equal([]);
     expect(models.data.find((m) => m.id === 'alpha-opus-5')?.processing_regions).to.have.length(7);
