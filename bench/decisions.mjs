@@ -246,7 +246,7 @@ async function replicaTable(redisServer, inFlight) {
     }
     const client = new GrpcPolicyClient({ kind: 'list', addresses }, log);
     // Wait until every replica's stream is open, so the first cycles are not all pinned to the first one up.
-    for (let i = 0; i < 100 && !(await client.ready()); i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !(await client.readiness()).ready; i += 1) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     let k = 0;
     const store = () => ({ name: `replicas-${n}`, client, key: keys[(k += 1) % keys.length] });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
@@ -34,17 +35,22 @@ const DATED_ALIAS = /^(.+)-(\d{8})$/;
 export class ModelCatalogue {
   readonly tiers: Record<Residency, TierInfo>;
   readonly models: readonly CatalogueModel[];
+  /** Hex SHA-256 of the file's bytes as read (attested on every response); '' for one built from an object. */
+  readonly sha256: string;
   private readonly byId: Map<string, CatalogueModel>;
 
-  constructor(catalogue: Catalogue) {
+  constructor(catalogue: Catalogue, sha256 = '') {
     validateCatalogue(catalogue);
+    this.sha256 = sha256;
     this.tiers = catalogue.tiers;
     this.models = catalogue.models;
     this.byId = new Map(catalogue.models.map((m) => [m.id, m]));
   }
 
   static load(file: string = DEFAULT_CATALOGUE_FILE): ModelCatalogue {
-    return new ModelCatalogue(JSON.parse(readFileSync(file, 'utf8')) as Catalogue);
+    // One read: the digest is of exactly the bytes the routes come from.
+    const bytes = readFileSync(file);
+    return new ModelCatalogue(JSON.parse(bytes.toString('utf8')) as Catalogue, createHash('sha256').update(bytes).digest('hex'));
   }
 
   /** An alias or a dated alias `<alias>-<yyyymmdd>` → the catalogue entry; undefined when unknown. */

@@ -1,6 +1,9 @@
 import {
   QuotaExceededError,
+  ResidencyUnavailableError,
   type AuthenticateResponse,
+  type Residency,
+  type Route,
   RateLimitError,
   ServiceUnavailableError,
   denialFromError,
@@ -8,6 +11,7 @@ import {
   leaseIdFor,
   type DecideRequest,
   type DecisionWire,
+  type Denial,
   type GatewayError,
   type KeyIdentity,
   type LeaseRefWire,
@@ -36,6 +40,7 @@ import {
 } from './decision-rules.js';
 import type { CachedKey, KeyCache } from './key-cache.js';
 import type { LastUsedTracker } from './last-used.js';
+import type { RouteCheck } from './residency/route-evidence.js';
 
 export interface DecisionServiceDeps {
   keys: KeyCache;
@@ -50,13 +55,18 @@ export interface DecisionServiceDeps {
   concurrencyRecheckMs?: number;
   /** Hears each usage row the first time it is written to the ledger (metrics). */
   onRecorded?: (entry: LedgerEntry) => void;
+  /** Route verification against the platform (Bedrock); absent: the catalogue's routes are served as declared. */
+  residency?: { check(model: string, tier: Residency, route: Route, nowMs: number): RouteCheck };
 }
 
 /** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
 const CONCURRENCY_RECHECK_MS = 50;
 
-/** Authentication and IP check of any call; the key's entry, or the refusal. */
-export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: GatewayError };
+/**
+ * Authentication and IP check of any call; the key's entry, or the refusal (with the key's entry when the key
+ * itself was good: an IP refusal comes after authentication, and its response is attested).
+ */
+export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: GatewayError; entry: CachedKey | null };
 
 /** The decision of the policy service: the rules in order, then the counters in one atomic step. */
 export class DecisionService {
@@ -70,23 +80,25 @@ export class DecisionService {
 
   checkCaller(apiKey: string, sourceIp: string): CallerCheck {
     const entry = authenticate(apiKey, (k) => this.d.keys.lookup(k), this.now());
-    if (isError(entry)) return { ok: false, error: entry };
+    if (isError(entry)) return { ok: false, error: entry, entry: null };
     const ipError = checkSource(entry, sourceIp);
-    if (ipError !== undefined) return { ok: false, error: ipError };
+    if (ipError !== undefined) return { ok: false, error: ipError, entry };
     return { ok: true, entry };
   }
 
   async decide(req: DecideRequest): Promise<DecisionWire> {
     const decision_id = newDecisionId();
     const nowMs = this.now();
+    const catalogue_sha256 = this.d.catalogue.sha256;
     const caller = this.checkCaller(req.caller.api_key, req.caller.source_ip);
-    if (!caller.ok) return deny(decision_id, null, caller.error);
+    if (!caller.ok) return { ...denyWire(decision_id, null, caller.error, caller.entry), catalogue_sha256 };
     const entry = caller.entry;
     const windows = windowSpecs(entry);
+    const deny = (rate_limit: RateLimitPosition | null, error: GatewayError): DecisionWire =>
+      ({ ...denyWire(decision_id, rate_limit, error, entry), catalogue_sha256 });
 
     // From here on every answer carries the window position (headers on every response past the IP check).
-    const rejectWith = async (error: GatewayError): Promise<DecisionWire> =>
-      deny(decision_id, toPosition(await this.peek(windows, nowMs)), error);
+    const rejectWith = async (error: GatewayError): Promise<DecisionWire> => deny(toPosition(await this.peek(windows, nowMs)), error);
 
     const model = resolveModel(this.d.catalogue, req.model);
     if (isError(model)) return rejectWith(model);
@@ -96,8 +108,12 @@ export class DecisionService {
     }
     const notPermitted = checkModelPermitted(entry, model);
     if (notPermitted !== undefined) return rejectWith(notPermitted);
-    const route = routeInTier(this.d.catalogue, model, entry.residency);
-    if (isError(route)) return rejectWith(route);
+    const declared = routeInTier(this.d.catalogue, model, entry.residency);
+    if (isError(declared)) return rejectWith(declared);
+    // Never widened: a route whose evidence does not hold is refused, never replaced by another.
+    const verified = this.d.residency?.check(model.id, entry.residency, declared, nowMs);
+    if (verified !== undefined && !verified.ok) return rejectWith(new ResidencyUnavailableError(verified.reason));
+    const route = verified?.route ?? declared;
 
     const live = entry.record.environment === 'live';
     const holdsSlot = req.operation === 'CREATE_MESSAGE';
@@ -139,24 +155,24 @@ export class DecisionService {
       }
     } catch (err) {
       this.d.log.error({ err, decision_id }, 'counter store unavailable');
-      return deny(decision_id, null, new ServiceUnavailableError('The gateway cannot reach its counter store; please retry.'));
+      return deny(null, new ServiceUnavailableError('The gateway cannot reach its counter store; please retry.'));
     }
     const position = toPosition(admitted.window);
     if (!admitted.ok) {
       if (admitted.reason === 'rpm') {
-        return deny(decision_id, position, new RateLimitError(
+        return deny(position, new RateLimitError(
           `Rate limit exceeded: ${admitted.window.limit} requests per minute. Retry after the window resets.`,
           admitted.retryAfterSeconds,
         ));
       }
       if (admitted.reason === 'concurrency') {
-        return deny(decision_id, position, new RateLimitError(
+        return deny(position, new RateLimitError(
           `Concurrency limit exceeded: at most ${entry.limits.concurrency} requests in flight at once.`,
           undefined,
           'concurrency',
         ));
       }
-      return deny(decision_id, position, new QuotaExceededError(
+      return deny(position, new QuotaExceededError(
         entry.limits.overage_allowed
           ? 'Overage ceiling reached for this billing period; requests are refused until the next period.'
           : 'Token allowance used for this billing period and overage is not enabled.',
@@ -166,6 +182,7 @@ export class DecisionService {
     return {
       decision_id,
       rate_limit: position,
+      catalogue_sha256,
       outcome: 'allow',
       allow: {
         key: identity(entry),
@@ -174,6 +191,8 @@ export class DecisionService {
         lease_id: leaseId,
         lease_expires_unix_ms: admitted.leaseExpiresMs,
         reserved_units: reserveUnits,
+        // Without verification (a Messages-API upstream) the regions are the catalogue's declaration.
+        evidence: verified?.evidence ?? null,
       },
     };
   }
@@ -183,10 +202,11 @@ export class DecisionService {
    * proxy found invalid: it answers 400 with the window position, once the key passed these checks.
    */
   async authenticate(apiKey: string, sourceIp: string): Promise<AuthenticateResponse> {
+    const catalogue_sha256 = this.d.catalogue.sha256;
     const caller = this.checkCaller(apiKey, sourceIp);
-    if (!caller.ok) return { rate_limit: null, outcome: 'deny', deny: denialFromError(caller.error) as AuthenticateResponse['deny'] };
+    if (!caller.ok) return { rate_limit: null, catalogue_sha256, outcome: 'deny', deny: denial(caller.error, caller.entry) };
     const position = toPosition(await this.peek(windowSpecs(caller.entry), this.now()));
-    return { rate_limit: position, outcome: 'key', key: identity(caller.entry) };
+    return { rate_limit: position, catalogue_sha256, outcome: 'key', key: identity(caller.entry) };
   }
 
   /**
@@ -373,6 +393,11 @@ function toPosition(w: WindowPosition | null): RateLimitPosition | null {
   return w === null ? null : { limit: w.limit, remaining: w.remaining, reset_unix: w.resetUnix };
 }
 
-function deny(decision_id: string, rate_limit: RateLimitPosition | null, error: GatewayError): DecisionWire {
-  return { decision_id, rate_limit, outcome: 'deny', deny: denialFromError(error) as DecisionWire['deny'] };
+/** A refusal on the wire; it names the key when the key passed authentication (the proxy attests the response). */
+function denial(error: GatewayError, entry: CachedKey | null): Denial {
+  return { ...(denialFromError(error) as Omit<Denial, 'key'>), key: entry === null ? null : identity(entry) };
+}
+
+function denyWire(decision_id: string, rate_limit: RateLimitPosition | null, error: GatewayError, entry: CachedKey | null): DecisionWire {
+  return { decision_id, rate_limit, catalogue_sha256: '', outcome: 'deny', deny: denial(error, entry) };
 }

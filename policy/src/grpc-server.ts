@@ -31,10 +31,17 @@ import type { DecisionService } from './decision-service.js';
 import type { KeyCache } from './key-cache.js';
 import { eagerSendInterceptor } from './eager-send-interceptor.js';
 import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
-import { listModelsPage, modelPage } from './models-list.js';
+import { listModelsPage, modelPage, type RegionsOf } from './models-list.js';
+import type { RouteState } from './residency/route-verifier.js';
 import { usageSummary } from './usage-summary.js';
 
 export interface PolicyServerDeps {
+  /** the regions GET /v1/models reports: declared, or verified against the platform */
+  regionsOf: RegionsOf;
+  /** true while route verification has not had an answer for every route (the proxies are not ready) */
+  residencyPending: () => boolean;
+  /** each verified route's state ([] where routes are declared) */
+  residencyRoutes: () => RouteState[];
   decisions: DecisionService;
   metrics: PolicyMetrics;
   keys: KeyCache;
@@ -63,7 +70,7 @@ function unary<Req, Res>(log: Logger, name: string, fn: (req: Req) => Promise<Re
   };
 }
 
-const denial = (e: GatewayError): Denial => denialFromError(e) as Denial;
+const denial = (e: GatewayError): Denial => ({ ...(denialFromError(e) as Omit<Denial, 'key'>), key: null });
 
 /** A proxy's decision stream as the server holds it: closed once the messages it is answering are answered. */
 interface SessionHandle {
@@ -212,7 +219,7 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
-        return { rate_limit: await decisions.windowPosition(caller.entry), page: modelPage(catalogue, caller.entry, [], false), outcome: 'page' };
+        return { rate_limit: await decisions.windowPosition(caller.entry), page: modelPage(catalogue, caller.entry, [], false, deps.regionsOf), outcome: 'page' };
       }
       const counted = await decisions.countRequest(caller.entry);
       if (counted.error !== undefined) return { rate_limit: counted.position, deny: denial(counted.error), outcome: 'deny' };
@@ -221,9 +228,9 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
         if (model === undefined || !callableModels(catalogue, caller.entry).includes(model)) {
           return { rate_limit: counted.position, deny: denial(new NotFoundError(`model: ${req.model_id}`)), outcome: 'deny' };
         }
-        return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false), outcome: 'page' };
+        return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false, deps.regionsOf), outcome: 'page' };
       }
-      return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req), outcome: 'page' };
+      return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req, deps.regionsOf), outcome: 'page' };
     }),
     GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
       const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
@@ -232,7 +239,11 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', () => dependenciesOk(deps.db, deps.counters)),
+    Health: unary(log, 'Health', async () => ({
+      ...(await dependenciesOk(deps.db, deps.counters)),
+      residency_pending: deps.residencyPending(),
+      routes: deps.residencyRoutes().map((r) => ({ model: r.model, tier: r.tier, verified: r.verified, evidence_age_seconds: r.ageSeconds ?? -1 })),
+    })),
   });
   return {
     server,

@@ -1,10 +1,17 @@
-import type { ModelEntryWire, ModelPage } from '@gateway/shared';
+import type { ModelEntryWire, ModelPage, Residency } from '@gateway/shared';
 import type { CatalogueModel, ModelCatalogue } from './catalogue.js';
 import type { CachedKey } from './key-cache.js';
 import { callableModels } from './decision-rules.js';
 
-export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, entry: CachedKey): ModelEntryWire {
-  const route = catalogue.route(model, entry.residency);
+/**
+ * Where a key of a tier may have a model run now: the catalogue's declaration, or, where routes are verified
+ * against the platform, the verified set ([] while the route is refused).
+ */
+export type RegionsOf = (model: CatalogueModel, tier: Residency) => readonly string[];
+
+export const declaredRegions = (catalogue: ModelCatalogue): RegionsOf => (model, tier) => catalogue.route(model, tier)?.processing_regions ?? [];
+
+export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, entry: CachedKey, regionsOf: RegionsOf = declaredRegions(catalogue)): ModelEntryWire {
   return {
     id: model.id,
     display_name: model.display_name,
@@ -14,7 +21,7 @@ export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, ent
     residency: model.best_tier,
     residency_label: catalogue.tiers[model.best_tier].label,
     // Where this key's request to the model may run: the same list X-Gateway-Regions reports.
-    processing_regions: route === undefined ? [] : [...route.processing_regions],
+    processing_regions: [...regionsOf(model, entry.residency)],
     pricing_gbp_per_million: { ...model.pricing_gbp_per_million },
     created_at: model.created_at,
   };
@@ -27,9 +34,9 @@ export interface PageRequest {
 }
 
 /** A page of the given models, labelled with the key's tier. */
-export function modelPage(catalogue: ModelCatalogue, entry: CachedKey, models: readonly CatalogueModel[], hasMore: boolean): ModelPage {
+export function modelPage(catalogue: ModelCatalogue, entry: CachedKey, models: readonly CatalogueModel[], hasMore: boolean, regionsOf?: RegionsOf): ModelPage {
   return {
-    data: models.map((m) => modelEntry(catalogue, m, entry)),
+    data: models.map((m) => modelEntry(catalogue, m, entry, regionsOf)),
     has_more: hasMore,
     residency_tier: entry.residency,
     residency_tier_label: catalogue.tiers[entry.residency].label,
@@ -37,14 +44,14 @@ export function modelPage(catalogue: ModelCatalogue, entry: CachedKey, models: r
 }
 
 /** The vendor's list paging: limit (default 20, 1–1000), after_id / before_id, has_more. */
-export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page: PageRequest): ModelPage {
+export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page: PageRequest, regionsOf?: RegionsOf): ModelPage {
   const all = callableModels(catalogue, entry);
   const limit = page.limit === 0 ? 20 : Math.min(Math.max(page.limit, 1), 1000);
   let slice: CatalogueModel[];
   let hasMore: boolean;
   if (page.before_id !== '') {
     const end = all.findIndex((m) => m.id === page.before_id);
-    if (end === -1) return modelPage(catalogue, entry, [], false);
+    if (end === -1) return modelPage(catalogue, entry, [], false, regionsOf);
     const start = Math.max(0, end - limit);
     slice = all.slice(start, end);
     hasMore = start > 0;
@@ -53,7 +60,7 @@ export function listModelsPage(catalogue: ModelCatalogue, entry: CachedKey, page
     slice = all.slice(start, start + limit);
     hasMore = start + limit < all.length;
   }
-  return modelPage(catalogue, entry, slice, hasMore);
+  return modelPage(catalogue, entry, slice, hasMore, regionsOf);
 }
 
 /** Position of an id in the list; an unknown cursor gives an empty page rather than a loop. */

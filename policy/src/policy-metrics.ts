@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { refusalReason } from '@gateway/shared';
+import type { RouteState } from './residency/route-verifier.js';
 
 /** Sub-millisecond to a second: one decision, one counter-store call, one ledger batch. */
 const FAST_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
@@ -22,8 +23,9 @@ export class PolicyMetrics {
   readonly ledgerWriteSeconds: Histogram;
   readonly billableUnits: Counter<'model' | 'environment'>;
   readonly costGbp: Counter<'model'>;
+  readonly controlPlaneErrors: Counter<'kind'>;
 
-  constructor(registry: Registry, sources: { leasesHeld: () => number; cachedKeys: () => number }) {
+  constructor(registry: Registry, sources: { leasesHeld: () => number; cachedKeys: () => number; residencyRoutes?: () => RouteState[] }) {
     const registers = [registry];
     this.decisions = new Counter({
       name: 'gateway_policy_decisions_total',
@@ -89,6 +91,33 @@ export class PolicyMetrics {
       name: 'gateway_cost_gbp_total',
       help: 'Cost of live usage recorded in the ledger, in GBP, by model alias.',
       labelNames: ['model'],
+      registers,
+    });
+    // Route verification (Bedrock deployments): one series per catalogue route, none where nothing is verified.
+    const routes = sources.residencyRoutes ?? ((): RouteState[] => []);
+    new Gauge({
+      name: 'gateway_residency_route_verified',
+      help: 'Whether a route is served (1): its last resolution against the platform put every destination inside the tier, and is younger than RESIDENCY_VERIFY_MAX_AGE_MS.',
+      labelNames: ['model', 'tier'],
+      registers,
+      collect() {
+        for (const r of routes()) this.set({ model: r.model, tier: r.tier }, r.verified ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'gateway_residency_evidence_age_seconds',
+      help: 'Seconds since a route was last resolved against the platform\'s control plane (absent until it was).',
+      labelNames: ['model', 'tier'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of routes()) if (r.ageSeconds !== null) this.set({ model: r.model, tier: r.tier }, r.ageSeconds);
+      },
+    });
+    this.controlPlaneErrors = new Counter({
+      name: 'gateway_residency_control_plane_errors_total',
+      help: 'Route resolutions that failed, by kind: unavailable, unauthorised (credentials or IAM: alerts at once), not_found, invalid.',
+      labelNames: ['kind'],
       registers,
     });
   }

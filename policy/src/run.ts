@@ -18,6 +18,9 @@ import { KeyCache } from './key-cache.js';
 import { LastUsedTracker } from './last-used.js';
 import { PolicyHealth } from './health.js';
 import { PolicyMetrics } from './policy-metrics.js';
+import { declaredRegions, type RegionsOf } from './models-list.js';
+import { ControlPlaneClient, DEFAULT_CONTROL_URL } from './residency/control-plane.js';
+import { RouteVerifier } from './residency/route-verifier.js';
 
 /** After the sessions have closed, how long RPCs still running may take to answer before the server closes. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -39,7 +42,23 @@ export async function runPolicy(
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
-  const metrics: PolicyMetrics = new PolicyMetrics(registry, { leasesHeld: (): number => counters.leasesHeld(), cachedKeys: (): number => keys.size });
+  const metrics: PolicyMetrics = new PolicyMetrics(registry, {
+    leasesHeld: (): number => counters.leasesHeld(),
+    cachedKeys: (): number => keys.size,
+    residencyRoutes: () => verifier?.states() ?? [],
+  });
+  // Bedrock: every route resolved against the platform's control plane; the first round runs while the rest
+  // starts, and the proxies stay unready (Health.residency_pending) until every route has had an answer.
+  const verifier: RouteVerifier | undefined = config.residency.verify
+    ? new RouteVerifier(
+        catalogue,
+        new ControlPlaneClient(config.residency.controlUrl ?? DEFAULT_CONTROL_URL, config.upstream.apiKey),
+        { intervalMs: config.residency.verifyIntervalMs, maxAgeMs: config.residency.maxAgeMs },
+        log,
+        (kind) => metrics.controlPlaneErrors.inc({ kind }),
+      )
+    : undefined;
+  void verifier?.start();
   const ledger = new UsageLedger(db);
   // Every ledger write (rows, counted marks, last-used times) is committed on the writer's own thread.
   const writer = new SqliteLedgerWriter(config.databaseFile, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
@@ -70,12 +89,24 @@ export async function runPolicy(
   lastUsed.start(5_000);
   const decisions = new DecisionService({
     keys, catalogue, counters, ledger: writer, lastUsed, leaseTtlMs: config.leaseTtlMs, log,
+    ...(verifier === undefined ? {} : { residency: verifier }),
     onRecorded: (e) => {
       metrics.billableUnits.inc({ model: e.model, environment: e.environment }, e.billable_units);
       if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
     },
   });
-  const { server, drain, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
+  const regionsOf: RegionsOf = verifier === undefined
+    ? declaredRegions(catalogue)
+    : (model, tier) => {
+        const route = catalogue.route(model, tier);
+        const check = route === undefined ? undefined : verifier.check(model.id, tier, route);
+        return check?.ok === true ? check.route.processing_regions : [];
+      };
+  const { server, drain, closeStreams, openSessions } = createPolicyServer({
+    decisions, metrics, keys, catalogue, ledger, counters, db, log, regionsOf,
+    residencyPending: () => verifier?.pending ?? false,
+    residencyRoutes: () => verifier?.states() ?? [],
+  });
   const health = new PolicyHealth(db, counters, log);
   health.addTo(server);
 
@@ -109,6 +140,7 @@ export async function runPolicy(
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), sleep(SHUTDOWN_GRACE_MS)]);
       server.forceShutdown();
       health.stop();
+      verifier?.stop();
       keys.stop();
       await lastUsed.stop();
       // The ledger's window is committed before anything that could wait on the network (a quit to a Redis that

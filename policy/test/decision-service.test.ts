@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type UsageReport } from '@gateway/shared';
 import { billingPeriod } from '../src/billing.js';
-import { ModelCatalogue } from '../src/catalogue.js';
+import { DEFAULT_CATALOGUE_FILE, ModelCatalogue } from '../src/catalogue.js';
 import type { CounterStore, UsageSource } from '../src/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
 import { AdminStore } from '../src/db/admin-store.js';
@@ -120,6 +121,36 @@ describe('decision service: count at release, and the ledger and the allowance c
     expect((await over).deny?.http_status).to.equal(402);
     expect((await fitting).outcome).to.equal('allow');
     await reported;
+  });
+
+  it('names the key on a refusal after authentication (the IP check included), never on a 401, and the catalogue it used', async function () {
+    const ds = service(new MemoryCounterStore(source));
+    const fenced = admin.createKey({ account_id: accountId, name: 'f', environment: 'test', residency: 'eu', privacy_mode: 'redact', allowed_ips: ['10.0.0.0/8'] });
+    const open = admin.createKey({ account_id: accountId, name: 'o', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    keys.poll();
+    const decide = (apiKey: string, source_ip: string, model: string) => ds.decide({
+      caller: { api_key: apiKey, source_ip, request_id: 'req_x' }, operation: 'CREATE_MESSAGE', model, stream: false, max_tokens: 10, input_tokens_estimate: 10, attempt_id: '',
+    });
+    const catalogue = ModelCatalogue.load();
+    expect(catalogue.sha256).to.equal(createHash('sha256').update(readFileSync(DEFAULT_CATALOGUE_FILE)).digest('hex'));
+
+    const ip = await decide(fenced.key, '192.0.2.1', 'alpha-sonnet-5');
+    expect(ip.deny?.http_status).to.equal(403);
+    expect(ip.deny?.key).to.deep.equal({ key_id: fenced.record.id, account_id: accountId, environment: 'test', residency: 'eu', privacy_mode: 'redact' });
+    expect(ip.catalogue_sha256).to.equal(catalogue.sha256);
+    const unknownModel = await decide(open.key, '10.1.1.1', 'alpha-fable-5');
+    expect(unknownModel.deny?.http_status).to.equal(404);
+    expect(unknownModel.deny?.key?.key_id).to.equal(open.record.id);
+    const unknownKey = await decide(`gw_live_${'z'.repeat(32)}`, '10.1.1.1', 'alpha-sonnet-5');
+    expect(unknownKey.deny?.http_status).to.equal(401);
+    expect(unknownKey.deny?.key).to.equal(null);
+    const allowed = await decide(open.key, '10.1.1.1', 'alpha-sonnet-5');
+    expect(allowed.allow?.key.key_id).to.equal(open.record.id);
+    expect(allowed.allow?.evidence).to.equal(null);
+    expect(allowed.catalogue_sha256).to.equal(catalogue.sha256);
+    const auth = await ds.authenticate(fenced.key, '192.0.2.1');
+    expect(auth.deny?.key?.key_id).to.equal(fenced.record.id);
+    expect(auth.catalogue_sha256).to.equal(catalogue.sha256);
   });
 
   it('counts a report whose counter step failed when it is retried, and only once', async function () {

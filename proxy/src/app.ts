@@ -5,6 +5,7 @@ import { asGatewayError, sendError } from './http/error-responder.js';
 import { requestIdOf } from './http/request-id.js';
 import { accessRecord, logAccess } from './access-log.js';
 import type { ProxyDeps } from './proxy-deps.js';
+import { attestationKeysRoute } from './routes/attestation-keys-route.js';
 import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
 import { messagesRoute } from './routes/messages-route.js';
@@ -29,6 +30,7 @@ export function createApp(deps: ProxyDeps): RequestListener {
     { path: '/v1/models', method: 'get', handler: listModelsRoute(deps) },
     { path: '/v1/models/:id', method: 'get', handler: getModelRoute(deps) },
     { path: '/v1/usage', method: 'get', handler: usageRoute(deps) },
+    { path: '/v1/attestation/keys', method: 'get', handler: attestationKeysRoute(deps) },
     { path: '/', method: 'get', handler: rootRoute() },
     { path: '/healthz', method: 'get', handler: healthRoute() },
     { path: '/readyz', method: 'get', handler: readyRoute(deps) },
@@ -118,6 +120,7 @@ function routeLabel(path: string): string {
   if (path === '/v1/models') return 'models';
   if (path.startsWith('/v1/models/')) return 'model';
   if (path === '/v1/usage') return 'usage';
+  if (path === '/v1/attestation/keys') return 'attestation_keys';
   if (path === '/healthz' || path === '/readyz') return 'health';
   if (path === '/') return 'root';
   return 'other';

@@ -1,5 +1,6 @@
 import type { GatewayError, Grant, Logger, TokenUsage, UsageOutcome } from '@gateway/shared';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestAttestation } from './attestation/index.js';
 import type { TokenRestorer } from './privacy/index.js';
 import type { MessagesBody } from './messages-request.js';
 import type { TestScenario } from './http/request-headers.js';
@@ -20,6 +21,11 @@ export interface Exchange {
   restorer: TokenRestorer | null;
   /** Aborted when the client goes away or the key is revoked; the reason is the error to report. */
   signal: AbortSignal;
+  /**
+   * The response's attestation: the responder notes the bytes it forwards (or, the stub, answers) and a 200 answer
+   * starts only once its attestation is on the response.
+   */
+  attestation: RequestAttestation;
 }
 
 export interface ExchangeResult {
@@ -46,6 +52,8 @@ export interface CountContext {
   apiVersion: string;
   req: IncomingMessage;
   signal: AbortSignal;
+  /** as Exchange.attestation */
+  attestation: RequestAttestation;
 }
 
 export function zeroUsage(): TokenUsage {

@@ -23,7 +23,9 @@ import {
   type ModelPage,
   type PolicyClient,
   type AuthenticateResponse,
-  type KeyIdentity,
+  type Authentication,
+  type HealthResponse,
+  type RouteStatus,
   type SessionRequest,
   type SessionResponse,
   type RenewLeasesAck,
@@ -77,7 +79,8 @@ export class GrpcPolicyClient implements PolicyClient {
     }) as Channel;
     const openSession = client['Session'] as (() => grpc.ClientDuplexStream<SessionRequest, SessionResponse>) | undefined;
     if (openSession === undefined) throw new InternalError('policy client has no Session method');
-    const session = new PolicySession(() => openSession.call(client), this.log, this.deadlineMs);
+    const session = new PolicySession(() => openSession.call(client), this.log, this.deadlineMs, undefined, () =>
+      client.getChannel().getConnectivityState(false) === grpc.connectivityState.READY);
     return { address, client, session };
   }
 
@@ -120,9 +123,9 @@ export class GrpcPolicyClient implements PolicyClient {
       if (!(err instanceof ServiceUnavailableError) || second === undefined) throw err;
       d = await second.session.decide(req);
     }
-    const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null };
+    const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null, catalogueSha256: orNull(d.catalogue_sha256) };
     if (d.outcome === 'allow' && d.allow != null) return { kind: 'allow', ...base, grant: d.allow };
-    if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny) };
+    if (d.outcome === 'deny' && d.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(d.deny), key: d.deny.key ?? null };
     throw new InternalError('policy service sent a decision with no outcome');
   }
 
@@ -138,10 +141,11 @@ export class GrpcPolicyClient implements PolicyClient {
     for (const r of this.replicas.all()) r.session.setCatchUp(catchUp);
   }
 
-  async authenticate(caller: Caller): Promise<Answer<KeyIdentity>> {
+  async authenticate(caller: Caller): Promise<Authentication> {
     const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller }, caller.api_key);
-    if (r.outcome === 'key' && r.key != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.key };
-    if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
+    const base = { rateLimit: r.rate_limit ?? null, catalogueSha256: orNull(r.catalogue_sha256) };
+    if (r.outcome === 'key' && r.key != null) return { kind: 'ok', ...base, value: r.key };
+    if (r.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(r.deny), key: r.deny.key ?? null };
     throw new InternalError('policy service sent an authentication answer with no outcome');
   }
 
@@ -211,15 +215,19 @@ export class GrpcPolicyClient implements PolicyClient {
     throw new InternalError('policy service sent a usage answer with no outcome');
   }
 
-  /** Ready only while a decision can be made: a replica's stream is open and answered, it is not draining, and it is healthy. */
-  async ready(): Promise<boolean> {
+  /**
+   * Ready only while a decision can be made: a replica's stream is open and answered, it is not draining, and it
+   * says it is healthy (database, counter store, and on Bedrock every route resolved).
+   */
+  async readiness(): Promise<{ ready: boolean; routes: RouteStatus[] }> {
     await this.started;
-    if (!this.replicas.canDecide()) return false;
+    if (!this.replicas.canDecide()) return { ready: false, routes: [] };
     try {
-      const h = await this.call<object, { counter_store_ok: boolean; database_ok: boolean }>('Health', {});
-      return h.counter_store_ok && h.database_ok;
+      const h = await this.call<object, HealthResponse>('Health', {});
+      // residency_pending: a Bedrock deployment whose routes are not all resolved yet (false from older services).
+      return { ready: h.counter_store_ok && h.database_ok && !h.residency_pending, routes: h.routes };
     } catch {
-      return false;
+      return { ready: false, routes: [] };
     }
   }
 
@@ -232,6 +240,11 @@ export class GrpcPolicyClient implements PolicyClient {
 
 const unavailable = (): ServiceUnavailableError =>
   new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
+
+/** proto3 strings default to '': a field a policy service did not send is not known. */
+function orNull(s: string): string | null {
+  return s === '' ? null : s;
+}
 
 function mapGrpcError(err: grpc.ServiceError, method: string): Error {
   if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED) {

@@ -61,6 +61,8 @@ export class PolicySession {
     private readonly log: Logger,
     private readonly deadlineMs: number,
     private readonly backoff = { initialMs: 50, maxMs: 2_000 },
+    /** Whether the channel under the stream is connected (a server that sends no initial metadata is still usable). */
+    private readonly channelReady: () => boolean = () => false,
   ) {
     this.retryMs = backoff.initialMs;
     this.open();
@@ -111,9 +113,9 @@ export class PolicySession {
     this.catchingUp = running;
   }
 
-  /** The stream is open and its server has answered: a decision sent now can be made. */
+  /** The stream is open and its server has answered (or its channel is connected): a decision sent now can be made. */
   get usable(): boolean {
-    return this.stream !== undefined && this.greeted && !this.closed;
+    return this.stream !== undefined && !this.closed && (this.greeted || this.channelReady());
   }
 
   /** The server of the current stream is draining: it answers what it took, new decisions should go elsewhere. */

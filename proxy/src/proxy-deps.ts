@@ -1,4 +1,5 @@
 import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
+import type { Attestor } from './attestation/index.js';
 import type { Lifecycle } from './drain.js';
 import type { Responder } from './exchange.js';
 import type { DetectMany } from './privacy/index.js';
@@ -24,4 +25,6 @@ export interface ProxyDeps {
   upstream: Responder;
   /** draining after SIGTERM */
   lifecycle: Lifecycle;
+  /** signs x-gateway-attestation */
+  attestor: Attestor;
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
+import { AttestationKeyRing, Attestor } from './attestation/index.js';
 import { drain, Lifecycle } from './drain.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
 import { ClientAddressResolver } from './http/client-address.js';
@@ -25,6 +26,9 @@ export interface RunningProxy {
 
 /** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
 export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
+  // First: without a key to sign with, the proxy does not start.
+  const keyRing = await AttestationKeyRing.open(config.attestation, log);
+  keyRing.start();
   const registry = createRegistry('proxy');
   const policy: PolicyClient = new GrpcPolicyClient(config.policyTarget, log);
   const spool = new UsageSpool(config.dataDir, log, randomBase62(8));
@@ -48,6 +52,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     detectMany: detectors.detectMany,
     stub: new StubResponder(),
     upstream: createUpstream(config, log),
+    attestor: new Attestor(keyRing, log),
   });
 
   const server: Server = createServer(httpServerOptions(config), app);
@@ -70,6 +75,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
       if (graceMs === 0) metricsServer.server.close();
       await drain({ server, lifecycle, inflight, reporter, log, timeoutMs: config.drain.timeoutMs, graceMs });
       inflight.stop();
+      keyRing.stop();
       metricsServer.server.close();
       policy.close();
       await detectors.close();

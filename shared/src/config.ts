@@ -60,6 +60,25 @@ export interface GatewayConfig {
    * notice), then refused; running requests and streams may finish for up to `timeoutMs` from the signal.
    */
   readonly drain: { readonly timeoutMs: number; readonly graceMs: number };
+  /**
+   * Route verification (UPSTREAM_KIND=bedrock): each route resolved against the platform's control plane every
+   * `verifyIntervalMs`, served only on evidence younger than `maxAgeMs`. `controlUrl` may contain `{region}`.
+   */
+  readonly residency: {
+    readonly verify: boolean;
+    readonly verifyIntervalMs: number;
+    readonly maxAgeMs: number;
+    readonly controlUrl: string | undefined;
+  };
+  /** The keys that sign every message response's x-gateway-attestation (docs/residency.md). */
+  readonly attestation: {
+    /** ATTESTATION_KEY_FILE (must exist), else `attestation-keys.pem` in the data directory (created on first start). */
+    readonly keyFile: string;
+    /** true for the data directory's file, which the gateway may create; false for ATTESTATION_KEY_FILE. */
+    readonly inDataDir: boolean;
+    /** How long a key stays published after a newer one took over (ATTESTATION_KEY_RETAIN_DAYS). */
+    readonly retainDays: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -127,14 +146,17 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
   if (kindRaw === 'messages' || kindRaw === 'bedrock') kind = kindRaw;
   else problems.push(`UPSTREAM_KIND must be "messages" or "bedrock" (got "${kindRaw}")`);
 
-  const upstreamUrl = str('UPSTREAM_URL');
-  if (upstreamUrl !== undefined) {
+  const checkedUrl = (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined) return undefined;
     try {
-      new URL(upstreamUrl.replaceAll('{region}', 'region'));
+      new URL(raw.replaceAll('{region}', 'region'));
     } catch {
-      problems.push(`UPSTREAM_URL is not a URL (got "${upstreamUrl}")`);
+      problems.push(`${name} is not a URL (got "${raw}")`);
     }
-  }
+    return raw;
+  };
+  const upstreamUrl = checkedUrl('UPSTREAM_URL', str('UPSTREAM_URL'));
+  const controlUrl = checkedUrl('UPSTREAM_CONTROL_URL', str('UPSTREAM_CONTROL_URL'));
 
   const trustedProxies = (str('TRUSTED_PROXIES') ?? '')
     .split(',')
@@ -187,7 +209,21 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
       timeoutMs: int('DRAIN_TIMEOUT_MS', 30_000, 0, 3_600_000),
       graceMs: int('DRAIN_GRACE_MS', 2_000, 0, 600_000),
     },
+    residency: {
+      verify: kind === 'bedrock',
+      verifyIntervalMs: int('RESIDENCY_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+      maxAgeMs: int('RESIDENCY_VERIFY_MAX_AGE_MS', 86_400_000, 1_000, 30 * 86_400_000),
+      controlUrl,
+    },
+    attestation: {
+      keyFile: resolve(cwd, str('ATTESTATION_KEY_FILE') ?? resolve(dataDir, 'attestation-keys.pem')),
+      inDataDir: str('ATTESTATION_KEY_FILE') === undefined,
+      retainDays: int('ATTESTATION_KEY_RETAIN_DAYS', 30, 1, 3650),
+    },
   };
+  if (config.residency.maxAgeMs < config.residency.verifyIntervalMs) {
+    problems.push('RESIDENCY_VERIFY_MAX_AGE_MS must not be less than RESIDENCY_VERIFY_INTERVAL_MS (evidence would expire between refreshes)');
+  }
   if (config.drain.graceMs > config.drain.timeoutMs) problems.push('DRAIN_GRACE_MS must not be greater than DRAIN_TIMEOUT_MS');
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be greater than REQUEST_TIMEOUT_MS');

@@ -30,6 +30,17 @@ export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
 export { loadConfig, ConfigError, parsePolicyTarget } from './config.js';
+export {
+  AttestationKeyError,
+  parseKeyFile,
+  formatKeyFile,
+  newKeyPem,
+  isPublished,
+  publicJwks,
+  rotatedKeyFile,
+} from './attestation-keys.js';
+export type { AttestationKey, PublicJwk } from './attestation-keys.js';
+export { readKeyFile, createKeyFileIfMissing, rotateKeyFile } from './attestation-key-file.js';
 export type { GatewayConfig, PolicyTarget } from './config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
@@ -40,7 +51,7 @@ export {
   policyServiceConstructor,
   loadPolicyPackageDefinition,
 } from './policy-proto.js';
-export type { PolicyClient, Decision, Answer } from './policy-client.js';
+export type { PolicyClient, Decision, Answer, Authentication } from './policy-client.js';
 export type {
   Operation,
   Environment,
@@ -52,6 +63,8 @@ export type {
   RateLimitPosition,
   KeyIdentity,
   Route,
+  RouteEvidence,
+  RouteStatus,
   Grant,
   DecisionWire,
   TokenUsage,
@@ -74,6 +87,7 @@ export type {
   AuthenticateRequest,
   AuthenticateResponse,
   SessionFault,
+  HealthResponse,
   SessionRequest,
   SessionBatch,
   SessionResponse,

@@ -9,19 +9,37 @@ import type {
   ModelPage,
   RateLimitPosition,
   RenewLeasesAck,
+  RouteStatus,
   UsageAck,
   UsageReport,
   UsageSummary,
 } from './policy-wire.js';
 
-/** The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. */
+/**
+ * The proxy's view of one decision: the proto oneof as a discriminated union, carrying the decision id. For the
+ * attestation it also says which catalogue the decision used (hex SHA-256 of the file; null from a policy service
+ * that predates the field) and, on a refusal that came after authentication, the key (null for a 401, and from
+ * such an older policy service).
+ */
 export type Decision =
-  | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; grant: Grant }
-  | { kind: 'deny'; decisionId: string; rateLimit: RateLimitPosition | null; error: GatewayError };
+  | { kind: 'allow'; decisionId: string; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; grant: Grant }
+  | {
+      kind: 'deny';
+      decisionId: string;
+      rateLimit: RateLimitPosition | null;
+      catalogueSha256: string | null;
+      error: GatewayError;
+      key: KeyIdentity | null;
+    };
 
 export type Answer<T> =
   | { kind: 'ok'; rateLimit: RateLimitPosition | null; value: T }
   | { kind: 'deny'; rateLimit: RateLimitPosition | null; error: GatewayError };
+
+/** The answer of Authenticate: as Answer<KeyIdentity>, with what a decision carries for the attestation. */
+export type Authentication =
+  | { kind: 'ok'; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; value: KeyIdentity }
+  | { kind: 'deny'; rateLimit: RateLimitPosition | null; catalogueSha256: string | null; error: GatewayError; key: KeyIdentity | null };
 
 /**
  * The narrow seam between proxy and policy. Every method fails with ServiceUnavailableError when the policy
@@ -45,7 +63,7 @@ export interface PolicyClient {
    */
   catchUpBeforeDecisions(catchUp: () => Promise<void>): void;
   /** The key and source address only, nothing counted: `ok` carries the key, with the window position. */
-  authenticate(caller: Caller): Promise<Answer<KeyIdentity>>;
+  authenticate(caller: Caller): Promise<Authentication>;
   /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
   renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck>;
   /**
@@ -55,7 +73,10 @@ export interface PolicyClient {
   watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void;
   listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
   getUsage(caller: Caller): Promise<Answer<UsageSummary>>;
-  /** true when the policy service answers (and its counter store is reachable). */
-  ready(): Promise<boolean>;
+  /**
+   * ready: the policy service answers, its database and counter store are reachable, and (a Bedrock deployment)
+   * every route has been resolved against the platform; routes: each verified route's state, for /readyz.
+   */
+  readiness(): Promise<{ ready: boolean; routes: RouteStatus[] }>;
   close(): void;
 }

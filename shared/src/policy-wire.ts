@@ -14,6 +14,7 @@ import type { Denial__Output } from './generated/gateway/policy/v1/Denial.js';
 import type { GetUsageRequest__Output } from './generated/gateway/policy/v1/GetUsageRequest.js';
 import type { GetUsageResponse__Output } from './generated/gateway/policy/v1/GetUsageResponse.js';
 import type { Grant__Output } from './generated/gateway/policy/v1/Grant.js';
+import type { HealthResponse__Output } from './generated/gateway/policy/v1/HealthResponse.js';
 import type { KeyIdentity__Output } from './generated/gateway/policy/v1/KeyIdentity.js';
 import type { LeaseRef__Output } from './generated/gateway/policy/v1/LeaseRef.js';
 import type { ListModelsRequest__Output } from './generated/gateway/policy/v1/ListModelsRequest.js';
@@ -27,6 +28,8 @@ import type { RenewLeasesAck__Output } from './generated/gateway/policy/v1/Renew
 import type { RenewLeasesRequest__Output } from './generated/gateway/policy/v1/RenewLeasesRequest.js';
 import type { Revocation__Output } from './generated/gateway/policy/v1/Revocation.js';
 import type { Route__Output } from './generated/gateway/policy/v1/Route.js';
+import type { RouteEvidence__Output } from './generated/gateway/policy/v1/RouteEvidence.js';
+import type { RouteStatus__Output } from './generated/gateway/policy/v1/RouteStatus.js';
 import type { SessionFault__Output } from './generated/gateway/policy/v1/SessionFault.js';
 import type { SessionRequest__Output } from './generated/gateway/policy/v1/SessionRequest.js';
 import type { SessionResponse__Output } from './generated/gateway/policy/v1/SessionResponse.js';
@@ -48,6 +51,7 @@ export interface DecideRequest extends DecideRequest__Output {
 }
 export interface Denial extends Denial__Output {
   should_retry: '' | 'true' | 'false';
+  key: KeyIdentity | null;
 }
 export type RateLimitPosition = RateLimitPosition__Output;
 export interface KeyIdentity extends KeyIdentity__Output {
@@ -56,9 +60,14 @@ export interface KeyIdentity extends KeyIdentity__Output {
   privacy_mode: PrivacyMode;
 }
 export type Route = Route__Output;
+export interface RouteEvidence extends RouteEvidence__Output {
+  regions_basis: 'verified' | 'declared';
+}
+export type RouteStatus = RouteStatus__Output;
 export interface Grant extends Grant__Output {
   key: KeyIdentity;
   route: Route;
+  evidence: RouteEvidence | null;
 }
 export interface DecisionWire extends Decision__Output {
   allow?: Grant | null;
@@ -113,6 +122,7 @@ export interface AuthenticateResponse extends AuthenticateResponse__Output {
   deny?: Denial | null;
 }
 export type SessionFault = SessionFault__Output;
+export type HealthResponse = HealthResponse__Output;
 export interface SessionRequest extends SessionRequest__Output {
   decide?: DecideRequest | null;
   report?: UsageReport | null;

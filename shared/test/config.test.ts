@@ -42,4 +42,12 @@ describe('config', function () {
       expect(() => loadConfig({ POLICY_TARGET: bad }), bad).to.throw(ConfigError, 'POLICY_TARGET');
     }
   });
+
+  it('reads route verification: on for Bedrock only, its interval, maximum age and control-plane URL', function () {
+    expect(loadConfig({}).residency).to.deep.equal({ verify: false, verifyIntervalMs: 600_000, maxAgeMs: 86_400_000, controlUrl: undefined });
+    const c = loadConfig({ UPSTREAM_KIND: 'bedrock', RESIDENCY_VERIFY_INTERVAL_MS: '5000', RESIDENCY_VERIFY_MAX_AGE_MS: '60000', UPSTREAM_CONTROL_URL: 'http://127.0.0.1:9/{region}' });
+    expect(c.residency).to.deep.equal({ verify: true, verifyIntervalMs: 5_000, maxAgeMs: 60_000, controlUrl: 'http://127.0.0.1:9/{region}' });
+    expect(() => loadConfig({ RESIDENCY_VERIFY_INTERVAL_MS: '60000', RESIDENCY_VERIFY_MAX_AGE_MS: '5000', UPSTREAM_CONTROL_URL: 'not a url' }))
+      .to.throw(ConfigError, /UPSTREAM_CONTROL_URL is not a URL[\s\S]*RESIDENCY_VERIFY_MAX_AGE_MS must not be less/);
+  });
 });

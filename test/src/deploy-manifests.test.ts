@@ -25,6 +25,10 @@ interface PodSpec {
   terminationGracePeriodSeconds?: number;
   containers: Container[];
 }
+interface PodSpecWithVolumes {
+  containers: Array<Container & { volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean; subPath?: string }> }>;
+  volumes?: Array<{ name: string; secret?: { secretName: string; items?: Array<{ key: string; path: string }> } }>;
+}
 
 const MODELS: Record<string, new (o: never) => { validate(): void }> = {
   StatefulSet, Deployment, Service, ConfigMap, Secret, NetworkPolicy, PodDisruptionBudget, HorizontalPodAutoscaler, ServiceMonitor, PrometheusRule,
@@ -41,6 +45,7 @@ function render(dir: string): Obj[] {
 }
 
 const podSpec = (o: Obj): PodSpec => ((o.spec as { template: { spec: PodSpec } }).template.spec);
+const podSpecWithVolumes = (o: Obj): PodSpecWithVolumes => ((o.spec as { template: { spec: PodSpecWithVolumes } }).template.spec);
 const envOf = (c: Container): Record<string, string> => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '']));
 const portOf = (c: Container, name: string): number | undefined => c.ports?.find((p) => p.name === name)?.containerPort;
 
@@ -134,6 +139,28 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
     expect(grpcPort).to.equal(defaults.policyAddr.port);
     const hpa = scaled.find((o) => o.kind === 'HorizontalPodAutoscaler')!;
     expect((hpa.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal('model-gateway-proxy');
+  });
+
+  it('every proxy reads its attestation keys from the one Secret, mounted whole and read-only; the policy pod does not', function () {
+    const proxies = [
+      podSpecWithVolumes(base.find((o) => o.kind === 'StatefulSet')!),
+      podSpecWithVolumes(scaled.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-proxy')!),
+    ];
+    for (const pod of proxies) {
+      const proxy = pod.containers.find((c) => c.name === 'proxy')!;
+      const file = envOf(proxy)['ATTESTATION_KEY_FILE'] as string;
+      const mount = proxy.volumeMounts?.find((m) => file.startsWith(`${m.mountPath}/`));
+      expect(mount, 'a mount holding ATTESTATION_KEY_FILE').to.not.equal(undefined);
+      expect(mount?.readOnly).to.equal(true);
+      expect(mount?.subPath, 'a subPath mount never sees the Secret change').to.equal(undefined);
+      const volume = pod.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.secret?.secretName).to.equal('gateway-attestation');
+      expect(volume?.secret?.items?.map((i) => `${mount?.mountPath}/${i.path}`)).to.deep.equal([file]);
+    }
+    const policyOnly = podSpecWithVolumes(scaled.find((o) => o.kind === 'StatefulSet')!);
+    expect(policyOnly.volumes?.some((v) => v.secret?.secretName === 'gateway-attestation')).to.equal(false);
+    // No private key is rendered into the manifests.
+    expect(JSON.stringify([...base, ...scaled])).to.not.contain('PRIVATE KEY');
   });
 
   it('the catalogue ConfigMap carries the repo\'s catalogue', function () {

@@ -175,6 +175,8 @@ describe('HTTP surface', function () {
     const ready = await call(gw.url('/readyz'));
     expect(ready.status).to.equal(200);
     expect(ready.body['policy']).to.equal(true);
+    // A Messages-API upstream: regions are declared, no route is verified.
+    expect(ready.body['residency']).to.deep.equal([]);
   });
 
   it('answers 503 api_error with x-should-retry when the policy service is down, and readyz says so', async function () {

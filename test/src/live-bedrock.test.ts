@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { startBedrockFake, type BedrockFake } from './fakes/index.js';
+import { startBedrockControlFake, startBedrockFake, type BedrockControlFake, type BedrockFake } from './fakes/index.js';
+import { catalogueProfiles, waitReady } from './harness/residency.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
@@ -14,16 +15,20 @@ const hello = (model = 'alpha-sonnet-5') => ({ model, max_tokens: 300, messages:
 describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
   this.timeout(30_000);
   let fake: BedrockFake;
+  let control: BedrockControlFake;
   let gw: TestGateway;
   let key: CreatedKey;
   let uk: CreatedKey;
 
   before(async function () {
     fake = await startBedrockFake({ credentials: CREDENTIALS });
+    // Routes are verified against the control plane before they are served (docs/residency.md).
+    control = await startBedrockControlFake({ credentials: CREDENTIALS, profiles: catalogueProfiles() });
     gw = await new TestGateway({
       env: {
         UPSTREAM_KIND: 'bedrock',
         UPSTREAM_URL: `${fake.url}/{region}`,
+        UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
         // the standard AWS credential sources: here the environment, with nothing else to find
         AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
         AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
@@ -32,12 +37,14 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
         UPSTREAM_TIMEOUT_MS: '2000',
       },
     }).start();
+    await waitReady(gw);
     key = await createKey(gw, { env: 'live' });
     uk = await createKey(gw, { env: 'live', residency: 'uk', account: key.account_id });
   });
   after(async () => {
     await gw.stop();
     await fake.close();
+    await control.close();
   });
   beforeEach(() => fake.reset());
 
@@ -155,11 +162,13 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     const wrong = await startBedrockFake({ credentials: { ...CREDENTIALS, secretAccessKey: 'not-the-secret' } });
     const own = await new TestGateway({
       env: {
-        UPSTREAM_KIND: 'bedrock', UPSTREAM_URL: `${wrong.url}/{region}`, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_EC2_METADATA_DISABLED: 'true', HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
+        UPSTREAM_KIND: 'bedrock', UPSTREAM_URL: `${wrong.url}/{region}`, UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
+        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_EC2_METADATA_DISABLED: 'true',
+        HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
       },
     }).start();
     try {
+      await waitReady(own);
       const k = await createKey(own, { env: 'live' });
       const err = (await new Anthropic({ apiKey: k.key, baseURL: own.baseURL, maxRetries: 0 }).messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
       expect(err.status).to.equal(502);

@@ -4,6 +4,7 @@ import { createAdminService } from '../admin/create-admin-service.js';
 import { ModelCatalogue } from '../catalogue.js';
 import { openDatabase } from '../db/database.js';
 import { UsageError } from './args.js';
+import { ATTESTATION_COMMANDS } from './attestation-commands.js';
 import { COMMANDS } from './commands.js';
 
 const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on GATEWAY_DATA_DIR).
@@ -24,6 +25,9 @@ const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway 
   gatewayctl admins tokens create --email E --name N
   gatewayctl admins tokens revoke TOKEN_ID
   gatewayctl audit [--account ID]
+  gatewayctl attestation verify <jws> [--jwks FILE]   (exit 0 when valid, 1 when not)
+  gatewayctl attestation rotate
+  gatewayctl attestation jwks
 
 Every command takes --json for machine-readable output.`;
 
@@ -40,9 +44,10 @@ export async function main(
     return argv.length === 0 ? 2 : 0;
   }
   // The longest command name that matches: `admins tokens create`, `keys create`, `usage`.
-  const name = [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined) ?? '';
+  const name = [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined || ATTESTATION_COMMANDS[n] !== undefined) ?? '';
   const command = COMMANDS[name];
-  if (command === undefined) {
+  const attestationCommand = ATTESTATION_COMMANDS[name];
+  if (command === undefined && attestationCommand === undefined) {
     err(`gatewayctl: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${HELP}\n`);
     return 2;
   }
@@ -55,6 +60,19 @@ export async function main(
     err(`${e instanceof ConfigError ? e.message : String(e)}\n`);
     return 2;
   }
+  // The attestation commands work on the key file alone: no database.
+  if (attestationCommand !== undefined) {
+    try {
+      const result = await attestationCommand(config, rest);
+      out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+      return result.exitCode;
+    } catch (e) {
+      if (json) out(`${JSON.stringify({ error: e instanceof Error ? e.message : String(e) })}\n`);
+      err(`gatewayctl ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return e instanceof UsageError ? 2 : 1;
+    }
+  }
+  if (command === undefined) return 2; // unreachable: one of the two tables named it
   const db = openDatabase(config.databaseFile);
   try {
     const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);

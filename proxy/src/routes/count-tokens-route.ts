@@ -11,6 +11,7 @@ import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import { answerInvalid } from './invalid-request.js';
 import { noteAdmitted } from '../access-log.js';
+import type { RequestAttestation } from '../attestation/index.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 /** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
@@ -20,7 +21,10 @@ export function countTokensRoute(deps: ProxyDeps) {
     const log: Logger = deps.log.child({ request_id: requestId });
     const caller = callerOf(req, deps.addresses, requestId);
     const early = await refusalBeforeBody(deps.policy, req, caller);
-    if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+    if (early !== undefined) {
+      if (early.answer !== undefined) await deps.attestor.refusal(res, requestId, early.answer);
+      return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+    }
     const read = await readJsonBody(req);
     const version = apiVersionFrom(req.headers);
     const validated = read.ok ? validateCountTokensBody(read.json) : read.error;
@@ -28,6 +32,7 @@ export function countTokensRoute(deps: ProxyDeps) {
       typeof version !== 'string' ? version : validated instanceof Error ? validated : textLimitError(validated as Record<string, unknown>);
     if (problem !== undefined) return answerInvalid(deps, res, caller, problem, requestId, log);
     const fields = decisionFields(read.ok ? read.json : undefined);
+    let attestation: RequestAttestation | undefined;
     try {
       const decision = await deps.policy.decide({
         caller,
@@ -37,21 +42,32 @@ export function countTokensRoute(deps: ProxyDeps) {
         max_tokens: 0,
         input_tokens_estimate: 0,
       });
-      if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
+      if (decision.kind === 'deny') {
+        await deps.attestor.refusal(res, requestId, decision);
+        return sendError(res, decision.error, requestId, log, decision.rateLimit);
+      }
       const grant = decision.grant;
+      attestation = deps.attestor.admitted(requestId, grant, decision.catalogueSha256);
       noteAdmitted(res, decision.decisionId, grant, false);
       setRateLimitHeaders(res, decision.rateLimit);
       setRoutingHeaders(res, grant.key.residency, grant.route);
       const mode: PrivacyMode = grant.key.privacy_mode;
       let body: Record<string, unknown> = { ...(validated as Record<string, unknown>), model: grant.route.upstream_model };
-      if (mode !== 'off') body = (await applyKeyPrivacy(deps, body, mode)).body;
+      if (mode !== 'off') {
+        const result = await applyKeyPrivacy(deps, body, mode);
+        attestation.privacy(result.counts);
+        body = result.body;
+      }
       const responder = grant.key.environment === 'test' ? deps.stub : deps.upstream;
       const controller = new AbortController();
       res.on('close', () => controller.abort());
-      const inputTokens = await responder.countTokens(body, { grant, apiVersion: version as string, req, signal: controller.signal });
+      const inputTokens = await responder.countTokens(body, { grant, apiVersion: version as string, req, signal: controller.signal, attestation });
+      await attestation.attach(res, 200);
       res.status(200).json({ input_tokens: inputTokens });
     } catch (err) {
-      sendError(res, asGatewayError(err), requestId, log);
+      const error = asGatewayError(err);
+      await attestation?.attach(res, error.status);
+      sendError(res, error, requestId, log);
     }
   };
 }

@@ -8,7 +8,11 @@ export function healthRoute() {
   };
 }
 
-/** Ready: not draining, the policy service answers and its counter store is reachable. */
+/**
+ * Ready: not draining, the policy service answers, its counter store is reachable and (Bedrock) every route has been
+ * resolved against the platform. `residency` lists each verified route's state and evidence age (empty where routes
+ * are declared): a route refused there is not a reason to leave the load balancer, the others are served.
+ */
 export function readyRoute(deps: ProxyDeps) {
   return async (_req: Request, res: Response): Promise<void> => {
     // Draining: not ready, whatever the policy service says, so load balancers stop sending new requests.
@@ -16,7 +20,16 @@ export function readyRoute(deps: ProxyDeps) {
       res.status(503).json({ status: 'draining', policy: null });
       return;
     }
-    const ready = await deps.policy.ready();
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', policy: ready });
+    const { ready, routes } = await deps.policy.readiness();
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'unavailable',
+      policy: ready,
+      residency: routes.map((r) => ({
+        model: r.model,
+        tier: r.tier,
+        verified: r.verified,
+        evidence_age_seconds: r.evidence_age_seconds < 0 ? null : Math.round(r.evidence_age_seconds),
+      })),
+    });
   };
 }

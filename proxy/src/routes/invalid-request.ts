@@ -10,7 +10,11 @@ import type { ProxyDeps } from '../proxy-deps.js';
 export async function answerInvalid(deps: ProxyDeps, res: Response, caller: Caller, problem: GatewayError, requestId: string, log: Logger): Promise<void> {
   try {
     const answer = await deps.policy.authenticate(caller);
-    if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
+    if (answer.kind === 'deny') {
+      await deps.attestor.refusal(res, requestId, answer);
+      return sendError(res, answer.error, requestId, log, answer.rateLimit);
+    }
+    await deps.attestor.refusal(res, requestId, { key: answer.value, catalogueSha256: answer.catalogueSha256, error: problem });
     return sendError(res, problem, requestId, log, answer.rateLimit);
   } catch (err) {
     deps.metrics.policyErrors.inc({ rpc: 'Authenticate' });

@@ -21,6 +21,7 @@ import { applyKeyPrivacy, textLimitError } from '../privacy-step.js';
 import { requestIdOf } from '../http/request-id.js';
 import { accessRecord, noteAdmitted, type AccessRecord } from '../access-log.js';
 import { answerInvalid } from './invalid-request.js';
+import type { RequestAttestation } from '../attestation/index.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 
 interface ParsedRequest {
@@ -43,7 +44,10 @@ export function messagesRoute(deps: ProxyDeps) {
     const caller = callerOf(req, deps.addresses, requestId);
     // Refused before reading (and buffering) the body: no well-formed key, or a large body for a refused caller.
     const early = await refusalBeforeBody(deps.policy, req, caller);
-    if (early !== undefined) return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+    if (early !== undefined) {
+      if (early.answer !== undefined) await deps.attestor.refusal(res, requestId, early.answer);
+      return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+    }
 
     const parsed = await parseRequest(req);
     if (parsed.problem !== undefined) return answerInvalid(deps, res, caller, parsed.problem, requestId, log);
@@ -52,9 +56,13 @@ export function messagesRoute(deps: ProxyDeps) {
     // A child of the root with both ids, not a child of the first: pino's child of a child costs ~3.6 µs a
     // request against ~0.5 µs (node, 200,000 each).
     log = deps.log.child({ request_id: requestId, decision_id: decision.decisionId });
-    if (decision.kind === 'deny') return sendError(res, decision.error, requestId, log, decision.rateLimit);
+    if (decision.kind === 'deny') {
+      await deps.attestor.refusal(res, requestId, decision);
+      return sendError(res, decision.error, requestId, log, decision.rateLimit);
+    }
 
     const grant = decision.grant;
+    const attestation = deps.attestor.admitted(requestId, grant, decision.catalogueSha256);
     const rec = noteAdmitted(res, decision.decisionId, grant, parsed.fields.stream);
     setRateLimitHeaders(res, decision.rateLimit);
     setRoutingHeaders(res, grant.key.residency, grant.route);
@@ -62,17 +70,20 @@ export function messagesRoute(deps: ProxyDeps) {
     // The upstream wait (the stub's for test keys) is what `forward` spends; the rest is the gateway's overhead.
     let forwardMs = 0;
     try {
-      const { body, restorer } = await transform(deps, res, parsed.body as MessagesBody, grant);
+      const { body, restorer } = await transform(deps, res, parsed.body as MessagesBody, grant, attestation);
       const forwardedAt = performance.now();
       result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
-        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer }, startedAt);
+        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer, attestation }, startedAt);
       forwardMs = performance.now() - forwardedAt;
     } catch (err) {
       // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
       result = { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
     }
-    if (result.error !== undefined) sendError(res, result.error, requestId, log);
-    else if (!res.writableEnded) res.end();
+    if (result.error !== undefined) {
+      // Not yet answered: the error is the answer, attested with its own status (a stream's error is an event).
+      await attestation.attach(res, result.error.status);
+      sendError(res, result.error, requestId, log);
+    } else if (!res.writableEnded) res.end();
     // Node writes the response's last bytes on the next tick; queued after them, the report's encoding is off
     // the client's path. It is still written before any I/O of this process runs, so this proxy's next decision
     // cannot overtake the release it carries.
@@ -159,11 +170,18 @@ async function decide(deps: ProxyDeps, caller: Caller, parsed: ParsedRequest, lo
 }
 
 /** Model → the upstream id of the route; the key's privacy mode on every text the request carries. */
-async function transform(deps: ProxyDeps, res: Response, body: MessagesBody, grant: Grant): Promise<{ body: MessagesBody; restorer: TokenRestorer | null }> {
+async function transform(
+  deps: ProxyDeps,
+  res: Response,
+  body: MessagesBody,
+  grant: Grant,
+  attestation: RequestAttestation,
+): Promise<{ body: MessagesBody; restorer: TokenRestorer | null }> {
   const mode: PrivacyMode = grant.key.privacy_mode;
   const outgoing: MessagesBody = { ...body, model: grant.route.upstream_model };
   if (mode === 'off') return { body: outgoing, restorer: null };
   const result = await applyKeyPrivacy(deps, outgoing, mode);
+  attestation.privacy(result.counts);
   for (const [type, count] of Object.entries(result.counts)) deps.metrics.pii.inc({ type, mode }, count ?? 0);
   res.setHeader('x-gateway-privacy', mode);
   res.setHeader('x-gateway-pii', formatPiiHeader(result.counts));

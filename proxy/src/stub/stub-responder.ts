@@ -8,7 +8,7 @@ import {
   UpstreamHeadersTimeoutError,
   newMessageId,
 } from '@gateway/shared';
-import { abortReason, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
+import { abortReason, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
 import type { TestScenario } from '../http/request-headers.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { writeMessageJson } from '../relay/message-json.js';
@@ -41,14 +41,18 @@ function scenarioError(s: TestScenario): GatewayError | undefined {
 /** Test keys: a deterministic answer of the real shape, produced inside the gateway; nothing reaches a model. */
 export class StubResponder implements Responder {
   async respond(x: Exchange): Promise<ExchangeResult> {
+    // What a live call would send is what the stub answers: its digest is attested, error scenarios included.
+    x.attestation.forwarded(JSON.stringify(x.body));
     const error = x.scenario === undefined ? undefined : scenarioError(x.scenario);
     if (error !== undefined) throw error;
+    await x.attestation.attach(x.res, 200);
     const reply = buildStubReply(x.grant.model, x.body, x.body.max_tokens);
     if (!x.stream) return this.respondJson(x, reply);
     return this.respondStream(x, reply);
   }
 
-  async countTokens(body: Record<string, unknown>): Promise<number> {
+  async countTokens(body: Record<string, unknown>, c: CountContext): Promise<number> {
+    c.attestation.forwarded(JSON.stringify(body));
     return Math.max(1, estimateTokens(requestText(body)));
   }
 

@@ -25,13 +25,15 @@ export class MessagesUpstream implements Responder {
     return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs).run();
   }
 
-  async countTokens(body: Record<string, unknown>, c: CountContext): Promise<number> {
+  async countTokens(forwarded: Record<string, unknown>, c: CountContext): Promise<number> {
     const { origin, basePath } = this.adapter.endpoint(c.grant.route.call_region);
+    const body = Buffer.from(JSON.stringify(forwarded));
+    c.attestation.forwarded(body);
     const res = await request(`${origin}${basePath}/messages/count_tokens`, {
       dispatcher: this.o.client,
       method: 'POST',
       headers: this.adapter.headers(c.apiVersion, c.req.headers['anthropic-beta']),
-      body: JSON.stringify(body),
+      body,
       signal: c.signal,
       headersTimeout: this.o.timeoutMs,
       bodyTimeout: this.o.timeoutMs,

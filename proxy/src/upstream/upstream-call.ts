@@ -100,9 +100,13 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private dispatch(r: UpstreamRequest): void {
     if (this.done) return; // aborted while the request was being built
     this.sent = true;
+    // Encoded once, here, so the digest the attestation signs is of exactly the bytes that leave (undici would
+    // otherwise encode the string itself).
+    const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
+    this.x.attestation.forwarded(body);
     try {
       this.dispatcher.dispatch(
-        { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body: r.body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
+        { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
         this,
       );
     } catch (err) {
@@ -124,6 +128,20 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
       this.phase = 'error';
       return;
     }
+    // A 200 answer starts only with its attestation on the response. It was signed as the request left, so it is
+    // normally ready; if not, the upstream is held (its body is not parsed) until it is.
+    const pending = this.x.attestation.attach(this.x.res, 200);
+    if (pending === undefined) return this.begin(headers);
+    controller.pause();
+    void pending.then(() => {
+      if (this.done) return;
+      this.begin(headers);
+      controller.resume();
+    });
+  }
+
+  /** The start of a 200 answer: a whole Message to buffer, or an event stream to relay from now on. */
+  private begin(headers: IncomingHttpHeaders): void {
     if (!this.adapter.streams(this.x, headers)) {
       this.phase = 'json';
       return;

@@ -28,6 +28,8 @@ import type { RenewLeasesAck as _gateway_policy_v1_RenewLeasesAck, RenewLeasesAc
 import type { RenewLeasesRequest as _gateway_policy_v1_RenewLeasesRequest, RenewLeasesRequest__Output as _gateway_policy_v1_RenewLeasesRequest__Output } from './gateway/policy/v1/RenewLeasesRequest.js';
 import type { Revocation as _gateway_policy_v1_Revocation, Revocation__Output as _gateway_policy_v1_Revocation__Output } from './gateway/policy/v1/Revocation.js';
 import type { Route as _gateway_policy_v1_Route, Route__Output as _gateway_policy_v1_Route__Output } from './gateway/policy/v1/Route.js';
+import type { RouteEvidence as _gateway_policy_v1_RouteEvidence, RouteEvidence__Output as _gateway_policy_v1_RouteEvidence__Output } from './gateway/policy/v1/RouteEvidence.js';
+import type { RouteStatus as _gateway_policy_v1_RouteStatus, RouteStatus__Output as _gateway_policy_v1_RouteStatus__Output } from './gateway/policy/v1/RouteStatus.js';
 import type { SessionBatch as _gateway_policy_v1_SessionBatch, SessionBatch__Output as _gateway_policy_v1_SessionBatch__Output } from './gateway/policy/v1/SessionBatch.js';
 import type { SessionDrain as _gateway_policy_v1_SessionDrain, SessionDrain__Output as _gateway_policy_v1_SessionDrain__Output } from './gateway/policy/v1/SessionDrain.js';
 import type { SessionFault as _gateway_policy_v1_SessionFault, SessionFault__Output as _gateway_policy_v1_SessionFault__Output } from './gateway/policy/v1/SessionFault.js';
@@ -76,6 +78,8 @@ export interface ProtoGrpcType {
         RenewLeasesRequest: MessageTypeDefinition<_gateway_policy_v1_RenewLeasesRequest, _gateway_policy_v1_RenewLeasesRequest__Output>
         Revocation: MessageTypeDefinition<_gateway_policy_v1_Revocation, _gateway_policy_v1_Revocation__Output>
         Route: MessageTypeDefinition<_gateway_policy_v1_Route, _gateway_policy_v1_Route__Output>
+        RouteEvidence: MessageTypeDefinition<_gateway_policy_v1_RouteEvidence, _gateway_policy_v1_RouteEvidence__Output>
+        RouteStatus: MessageTypeDefinition<_gateway_policy_v1_RouteStatus, _gateway_policy_v1_RouteStatus__Output>
         SessionBatch: MessageTypeDefinition<_gateway_policy_v1_SessionBatch, _gateway_policy_v1_SessionBatch__Output>
         SessionDrain: MessageTypeDefinition<_gateway_policy_v1_SessionDrain, _gateway_policy_v1_SessionDrain__Output>
         SessionFault: MessageTypeDefinition<_gateway_policy_v1_SessionFault, _gateway_policy_v1_SessionFault__Output>

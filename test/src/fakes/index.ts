@@ -22,6 +22,8 @@ export type { RecordedRequest } from './fake-server.js';
 export { startMessagesFake } from './messages-fake.js';
 export type { MessagesFake, MessagesFakeOptions } from './messages-fake.js';
 export { startBedrockFake, vendorModelName } from './bedrock-fake.js';
+export { startBedrockControlFake } from './bedrock-control-fake.js';
+export type { BedrockControlFake, ControlRecordedRequest } from './bedrock-control-fake.js';
 export type { BedrockFake, BedrockFakeOptions, BedrockRecordedRequest } from './bedrock-fake.js';
 export type { AwsCredentials } from './bedrock-sigv4.js';
 export { bedrockErrorFor, streamExceptionType } from './bedrock-errors.js';

@@ -9,6 +9,7 @@ export interface AuthenticateResponse {
   'rate_limit'?: (_gateway_policy_v1_RateLimitPosition | null);
   'key'?: (_gateway_policy_v1_KeyIdentity | null);
   'deny'?: (_gateway_policy_v1_Denial | null);
+  'catalogue_sha256'?: (string);
   'outcome'?: "key"|"deny";
 }
 
@@ -16,5 +17,6 @@ export interface AuthenticateResponse__Output {
   'rate_limit': (_gateway_policy_v1_RateLimitPosition__Output | null);
   'key'?: (_gateway_policy_v1_KeyIdentity__Output | null);
   'deny'?: (_gateway_policy_v1_Denial__Output | null);
+  'catalogue_sha256': (string);
   'outcome'?: "key"|"deny";
 }

@@ -10,6 +10,7 @@ export interface Decision {
   'rate_limit'?: (_gateway_policy_v1_RateLimitPosition | null);
   'allow'?: (_gateway_policy_v1_Grant | null);
   'deny'?: (_gateway_policy_v1_Denial | null);
+  'catalogue_sha256'?: (string);
   'outcome'?: "allow"|"deny";
 }
 
@@ -18,5 +19,6 @@ export interface Decision__Output {
   'rate_limit': (_gateway_policy_v1_RateLimitPosition__Output | null);
   'allow'?: (_gateway_policy_v1_Grant__Output | null);
   'deny'?: (_gateway_policy_v1_Denial__Output | null);
+  'catalogue_sha256': (string);
   'outcome'?: "allow"|"deny";
 }

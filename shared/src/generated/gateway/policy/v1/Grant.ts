@@ -3,6 +3,7 @@
 
 import type { KeyIdentity as _gateway_policy_v1_KeyIdentity, KeyIdentity__Output as _gateway_policy_v1_KeyIdentity__Output } from '../../../gateway/policy/v1/KeyIdentity.js';
 import type { Route as _gateway_policy_v1_Route, Route__Output as _gateway_policy_v1_Route__Output } from '../../../gateway/policy/v1/Route.js';
+import type { RouteEvidence as _gateway_policy_v1_RouteEvidence, RouteEvidence__Output as _gateway_policy_v1_RouteEvidence__Output } from '../../../gateway/policy/v1/RouteEvidence.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Grant {
@@ -12,6 +13,7 @@ export interface Grant {
   'lease_id'?: (string);
   'lease_expires_unix_ms'?: (number | string | Long);
   'reserved_units'?: (number | string | Long);
+  'evidence'?: (_gateway_policy_v1_RouteEvidence | null);
 }
 
 export interface Grant__Output {
@@ -21,4 +23,5 @@ export interface Grant__Output {
   'lease_id': (string);
   'lease_expires_unix_ms': (number);
   'reserved_units': (number);
+  'evidence': (_gateway_policy_v1_RouteEvidence__Output | null);
 }

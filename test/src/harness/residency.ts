@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT, type TestGateway } from './gateway.js';
+import { sleep } from './clock.js';
+
+interface CatalogueFile {
+  tiers: Record<string, { regions: string[] }>;
+  models: Array<{ id: string; routes: Record<string, { upstream_model: string; call_region: string; processing_regions: string[] }> }>;
+}
+
+export const CATALOGUE_FILE = resolve(REPO_ROOT, 'policy/catalogue/catalogue.json');
+export const catalogue = (): CatalogueFile => JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as CatalogueFile;
+
+/** Every cross-region profile the shipped catalogue routes to, with the destinations the platform gives it today. */
+export function catalogueProfiles(): Record<string, string[]> {
+  const c = catalogue();
+  const out: Record<string, string[]> = {};
+  for (const m of c.models) for (const r of Object.values(m.routes)) if (/^eu\./.test(r.upstream_model)) out[r.upstream_model] = [...r.processing_regions];
+  return out;
+}
+
+/** Waits until the proxy's /readyz is 200 (route verification done); fails after `timeoutMs`. */
+export async function waitReady(gw: TestGateway, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(gw.url('/readyz'));
+    if (res.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`/readyz still ${res.status} after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
