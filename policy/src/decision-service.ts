@@ -4,6 +4,7 @@ import {
   RateLimitError,
   ServiceUnavailableError,
   denialFromError,
+  keyFormatError,
   newDecisionId,
   newLeaseId,
   type DecideRequest,
@@ -65,8 +66,10 @@ export class DecisionService {
     this.concurrencyRecheckMs = d.concurrencyRecheckMs ?? CONCURRENCY_RECHECK_MS;
   }
 
-  checkCaller(apiKey: string, sourceIp: string): CallerCheck {
-    const entry = authenticate(apiKey, (k) => this.d.keys.lookup(k), this.now());
+  async checkCaller(apiKey: string, sourceIp: string): Promise<CallerCheck> {
+    // A malformed key is refused without a store lookup; a key not in memory is looked up before the rules run.
+    const known = keyFormatError(apiKey) === undefined ? await this.d.keys.lookup(apiKey) : undefined;
+    const entry = authenticate(apiKey, () => known, this.now());
     if (isError(entry)) return { ok: false, error: entry };
     const ipError = checkSource(entry, sourceIp);
     if (ipError !== undefined) return { ok: false, error: ipError };
@@ -76,7 +79,7 @@ export class DecisionService {
   async decide(req: DecideRequest): Promise<DecisionWire> {
     const decision_id = newDecisionId();
     const nowMs = this.now();
-    const caller = this.checkCaller(req.caller.api_key, req.caller.source_ip);
+    const caller = await this.checkCaller(req.caller.api_key, req.caller.source_ip);
     if (!caller.ok) return deny(decision_id, null, caller.error);
     const entry = caller.entry;
     const windows = windowSpecs(entry);
@@ -179,7 +182,7 @@ export class DecisionService {
    * proxy found invalid: it answers 400 with the window position, once the key passed these checks.
    */
   async authenticate(apiKey: string, sourceIp: string): Promise<AuthenticateResponse> {
-    const caller = this.checkCaller(apiKey, sourceIp);
+    const caller = await this.checkCaller(apiKey, sourceIp);
     if (!caller.ok) return { rate_limit: null, outcome: 'deny', deny: denialFromError(caller.error) as AuthenticateResponse['deny'] };
     const position = toPosition(await this.peek(windowSpecs(caller.entry), this.now()));
     return { rate_limit: position, outcome: 'key', key: identity(caller.entry) };

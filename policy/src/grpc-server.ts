@@ -23,7 +23,7 @@ import {
 } from '@gateway/shared';
 import type { ModelCatalogue } from './catalogue.js';
 import type { CounterStore } from './counters/counter-store.js';
-import type { Db } from './db/database.js';
+import type { GatewayStore } from './db/gateway-store.js';
 import type { UsageLedger } from './db/usage-ledger.js';
 import { callableModels } from './decision-rules.js';
 import { dependenciesOk } from './health.js';
@@ -41,7 +41,7 @@ export interface PolicyServerDeps {
   catalogue: ModelCatalogue;
   ledger: UsageLedger;
   counters: CounterStore;
-  db: Db;
+  store: GatewayStore;
   log: Logger;
 }
 
@@ -193,7 +193,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       call.on('error', drop);
     },
     ListModels: unary(log, 'ListModels', async (req: ListModelsRequest): Promise<ListModelsResponse> => {
-      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
@@ -211,13 +211,13 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req), outcome: 'page' };
     }),
     GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
-      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       // Free and never rate limited: the window is reported, not counted.
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', () => dependenciesOk(deps.db, deps.counters)),
+    Health: unary(log, 'Health', () => dependenciesOk(deps.store, deps.counters)),
   });
   return {
     server,

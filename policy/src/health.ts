@@ -2,17 +2,12 @@ import { HealthImplementation } from 'grpc-health-check';
 import type * as grpc from '@grpc/grpc-js';
 import { POLICY_SERVICE_NAME, type Logger } from '@gateway/shared';
 import type { CounterStore } from './counters/counter-store.js';
-import type { Db } from './db/database.js';
+import type { GatewayStore } from './db/gateway-store.js';
 
 /** Whether the database answers and the counter store is reachable. */
-export async function dependenciesOk(db: Db, counters: CounterStore): Promise<{ database_ok: boolean; counter_store_ok: boolean }> {
-  let database_ok = true;
-  try {
-    db.prepare('SELECT 1').get();
-  } catch {
-    database_ok = false;
-  }
-  return { database_ok, counter_store_ok: await counters.ping() };
+export async function dependenciesOk(store: Pick<GatewayStore, 'ping'>, counters: CounterStore): Promise<{ database_ok: boolean; counter_store_ok: boolean }> {
+  const [database_ok, counter_store_ok] = await Promise.all([store.ping(), counters.ping()]);
+  return { database_ok, counter_store_ok };
 }
 
 /**
@@ -27,7 +22,7 @@ export class PolicyHealth {
   private last: boolean | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<GatewayStore, 'ping'>,
     private readonly counters: CounterStore,
     private readonly log: Logger,
   ) {}
@@ -52,7 +47,7 @@ export class PolicyHealth {
   }
 
   private async check(): Promise<void> {
-    const deps = await dependenciesOk(this.db, this.counters);
+    const deps = await dependenciesOk(this.store, this.counters);
     const ok = deps.database_ok && deps.counter_store_ok;
     if (this.last !== ok) this.log[ok ? 'info' : 'warn']({ ...deps }, ok ? 'serving' : 'not serving: a dependency is down');
     this.last = ok;

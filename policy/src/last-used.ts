@@ -8,7 +8,7 @@ export class LastUsedTracker {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly write: (batch: ReadonlyMap<string, number>) => void,
+    private readonly write: (batch: ReadonlyMap<string, number>) => void | Promise<void>,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -19,17 +19,17 @@ export class LastUsedTracker {
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => this.flush(), intervalMs);
+    this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
   }
 
-  flush(): void {
+  /** Writes what is pending; a batch whose write fails stays pending for the next flush (a busy database, say). */
+  async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = new Map(this.pending);
     try {
-      this.write(batch);
+      await this.write(batch);
     } catch (err) {
-      // Kept for the next flush (a busy database, say).
       this.onError(err);
       return;
     }
@@ -39,8 +39,8 @@ export class LastUsedTracker {
     }
   }
 
-  stop(): void {
+  stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
-    this.flush();
+    return this.flush();
   }
 }

@@ -1,14 +1,15 @@
 import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
+import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
 import { COST_UNITS_PER_GBP } from './billing.js';
 import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
-import { AdminStore } from './db/admin-store.js';
 import { openDatabase } from './db/database.js';
+import { openStore } from './db/open-store.js';
+import { SqliteStore } from './db/sqlite-store.js';
 import { UsageLedger } from './db/usage-ledger.js';
 import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
@@ -32,8 +33,12 @@ export async function runPolicy(
   log: Logger,
   announce: (line: string) => void,
 ): Promise<RunningPolicy> {
-  const db = openDatabase(config.databaseFile);
-  const admin = new AdminStore(db);
+  const problems = policyServiceProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
+  // The usage ledger's write path is SQLite's for now (usage-ledger.ts): on PostgreSQL each replica keeps it in
+  // its data directory until the ledger moves behind the store interface too.
+  const db = store instanceof SqliteStore ? store.db : openDatabase(config.databaseFile);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
@@ -45,7 +50,7 @@ export async function runPolicy(
   );
 
   if (config.bootstrapDemo) {
-    const demo = bootstrapDemo(admin);
+    const demo = await bootstrapDemo(store);
     if (demo !== undefined) {
       announce(
         `Created demo account ${demo.accountId} with a test key (shown once, store it now):\n\n    ${demo.key}\n`,
@@ -53,10 +58,10 @@ export async function runPolicy(
     }
   }
 
-  const keys = new KeyCache(admin, log);
-  keys.start(config.keyPollMs);
+  const keys = new KeyCache(store, log);
+  await keys.start(config.keyPollMs);
   const lastUsed = new LastUsedTracker(
-    (batch) => admin.touchKeys(batch),
+    (batch) => store.touchKeys(batch),
     (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
   );
   lastUsed.start(5_000);
@@ -67,8 +72,8 @@ export async function runPolicy(
       if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
     },
   });
-  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, db, log });
-  const health = new PolicyHealth(db, counters, log);
+  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, store, log });
+  const health = new PolicyHealth(store, counters, log);
   health.addTo(server);
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -81,8 +86,8 @@ export async function runPolicy(
   // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
   await health.start(1_000);
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
-  const adminServer = await startAdmin(config, db, catalogue, counters, log);
-  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
+  const adminServer = await startAdmin(config, store, catalogue, counters, log);
+  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis', database: store.engine }, 'policy service listening');
 
   return {
     port,
@@ -100,13 +105,14 @@ export async function runPolicy(
       server.forceShutdown();
       health.stop();
       keys.stop();
-      lastUsed.stop();
+      await lastUsed.stop();
       // The ledger's window is committed before anything that could wait on the network (a quit to a Redis that
       // is down): its writes are the durable record. Counted marks queued while the store closed go in after.
       ledger.flush();
       await counters.close();
       ledger.flush();
-      db.close();
+      if (db !== (store as { db?: unknown }).db) db.close();
+      await store.close();
     },
   };
 }

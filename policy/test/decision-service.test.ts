@@ -7,7 +7,7 @@ import { billingPeriod } from '../src/billing.js';
 import { ModelCatalogue } from '../src/catalogue.js';
 import type { CounterStore } from '../src/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
-import { AdminStore } from '../src/db/admin-store.js';
+import { SqliteStore } from '../src/db/sqlite-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { UsageLedger } from '../src/db/usage-ledger.js';
 import { DecisionService } from '../src/decision-service.js';
@@ -46,20 +46,20 @@ describe('decision service: the ledger and the allowance counter agree', functio
   let db: Db;
   let ledger: UsageLedger;
   let keys: KeyCache;
-  let admin: AdminStore;
+  let admin: SqliteStore;
   let accountId: string;
   let keyId: string;
 
-  beforeEach(function () {
+  beforeEach(async function () {
     dir = mkdtempSync(join(tmpdir(), 'gw-ds-'));
     db = openDatabase(join(dir, 'g.sqlite'));
-    admin = new AdminStore(db);
-    admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
-    accountId = admin.createAccount('a', 'p').id;
-    keyId = admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).record.id;
+    admin = new SqliteStore(db);
+    await admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
+    accountId = (await admin.createAccount('a', 'p')).id;
+    keyId = (await admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' })).record.id;
     ledger = new UsageLedger(db);
     keys = new KeyCache(admin, log);
-    keys.start(10_000);
+    await keys.start(10_000);
   });
   afterEach(function () {
     keys.stop();
@@ -114,9 +114,9 @@ describe('decision service: the ledger and the allowance counter agree', functio
 
   it('keeps the overage ceiling while a finished request waits for its units to be counted (settle, then count)', async function () {
     // allowance 1000 + ceiling 100: a request is admitted while used + reserved + its worst case ≤ 1100.
-    admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1000, overage_allowed: true, overage_ceiling: 100, models: null });
-    const overAccount = admin.createAccount('o', 'o').id;
-    const { key } = admin.createKey({ account_id: overAccount, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    await admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1000, overage_allowed: true, overage_ceiling: 100, models: null });
+    const overAccount = (await admin.createAccount('o', 'o')).id;
+    const { key } = await admin.createKey({ account_id: overAccount, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
     const counters = new GatedCounters((a, s, e) => ledger.seedUsedUnits(a, s, e));
     const ds = service(counters);
     const decide = (maxTokens: number) => ds.decide({

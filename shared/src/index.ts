@@ -29,7 +29,7 @@ export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
-export { loadConfig, ConfigError } from './config.js';
+export { loadConfig, ConfigError, policyServiceProblems } from './config.js';
 export type { GatewayConfig } from './config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';

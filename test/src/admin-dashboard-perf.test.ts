@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { ModelCatalogue, createAdminService, openDatabase, runGatewayctl, type Caller } from '@gateway/policy';
+import { ModelCatalogue, SqliteStore, createAdminService, openDatabase, runGatewayctl, type Caller } from '@gateway/policy';
 import { TestGateway } from './harness/gateway.js';
 
 const KEYS = 1_000;
@@ -22,14 +22,14 @@ describe('dashboard speed with 1,000 keys', function () {
       () => undefined, () => undefined, async () => 'perf test password\n');
     // Fixtures straight through the admin service (as the CLI would make them, 1,000 times over), and a month of ledger.
     const db = openDatabase(join(gw.dataDir, 'gateway.sqlite'));
-    const service = createAdminService(db, ModelCatalogue.load());
+    const service = createAdminService(new SqliteStore(db), ModelCatalogue.load());
     const cli: Caller = { principal: { kind: 'cli', user: 'perf' }, address: null };
     const ids: string[] = [];
     for (let i = 0; i < KEYS; i += 1) {
-      ids.push(service.createKey(cli, accountId, {
+      ids.push((await service.createKey(cli, accountId, {
         name: `service ${i}`, environment: i % 4 === 0 ? 'test' : 'live', residency: 'eu', privacy_mode: 'flag',
         allowed_ips: i % 2 === 0 ? ['10.0.0.0/8'] : undefined,
-      }).record.id);
+      })).record.id);
     }
     keyId = ids[0] as string;
     const insert = db.prepare(`INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,

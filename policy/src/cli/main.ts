@@ -2,11 +2,11 @@ import { userInfo } from 'node:os';
 import { ConfigError, GatewayError, loadConfig } from '@gateway/shared';
 import { createAdminService } from '../admin/create-admin-service.js';
 import { ModelCatalogue } from '../catalogue.js';
-import { openDatabase } from '../db/database.js';
+import { openStore } from '../db/open-store.js';
 import { UsageError } from './args.js';
 import { COMMANDS } from './commands.js';
 
-const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on GATEWAY_DATA_DIR).
+const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on DATABASE_URL when set, else GATEWAY_DATA_DIR).
 
   gatewayctl plans create --name N --residency uk|eu --rpm N --concurrency N --allowance N [--overage true|false --overage-ceiling N] [--models a,b]
   gatewayctl plans update NAME [--rpm N --concurrency N --allowance N --overage true|false --overage-ceiling N --models a,b]
@@ -55,10 +55,16 @@ export async function main(
     err(`${e instanceof ConfigError ? e.message : String(e)}\n`);
     return 2;
   }
-  const db = openDatabase(config.databaseFile);
+  let store;
+  try {
+    store = await openStore(config, { poolSize: 2 });
+  } catch (e) {
+    err(`gatewayctl: cannot open the database: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
   try {
     const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
-    const service = createAdminService(db, catalogue);
+    const service = createAdminService(store, catalogue);
     const result = await command({ service, caller: { principal: { kind: 'cli', user: cliUser() }, address: null }, now: Date.now, readStdin }, rest);
     out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return 0;
@@ -70,7 +76,7 @@ export async function main(
     }
     throw e;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
