@@ -18,7 +18,7 @@ describe('dashboard speed with 1,000 keys', function () {
     gw = await new TestGateway().start();
     await gw.ctl('plans', 'create', '--name', 'big', '--residency', 'eu', '--rpm', '6000', '--concurrency', '100', '--allowance', '1000000000');
     accountId = (await gw.ctl<{ id: string }>('accounts', 'create', '--name', 'Big Co', '--plan', 'big')).id;
-    await runGatewayctl(['admins', 'create', '--email', 'perf@example.com', '--password-stdin'], { GATEWAY_DATA_DIR: gw.dataDir },
+    await runGatewayctl(['admins', 'create', '--email', 'perf@example.com', '--password-stdin'], gw.ctlEnv,
       () => undefined, () => undefined, async () => 'perf test password\n');
     // Fixtures straight through the admin service (as the CLI would make them, 1,000 times over), and a month of ledger.
     const db = openDatabase(join(gw.dataDir, 'gateway.sqlite'));

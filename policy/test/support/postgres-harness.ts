@@ -129,6 +129,9 @@ export class TestPostgres {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     this.child = child;
+    // The server must not keep a finished test process alive (mocha waits for open handles): it is killed on exit.
+    child.unref();
+    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
     process.once('exit', this.killOnExit);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`postgres on ${this.port} exited (${String(code)}): ${stderr}`))),
