@@ -5,6 +5,7 @@ import { ModelCatalogue } from '../catalogue.js';
 import { openStore } from '../db/open-store.js';
 import { UsageError } from './args.js';
 import { COMMANDS } from './commands.js';
+import { dbCopy } from './db-copy-command.js';
 
 const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on DATABASE_URL when set, else GATEWAY_DATA_DIR).
 
@@ -24,6 +25,7 @@ const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway 
   gatewayctl admins tokens create --email E --name N
   gatewayctl admins tokens revoke TOKEN_ID
   gatewayctl audit [--account ID]
+  gatewayctl db copy --to postgres://user:password@host:port/db [--from FILE]   (SQLite → an empty PostgreSQL)
 
 Every command takes --json for machine-readable output.`;
 
@@ -40,9 +42,10 @@ export async function main(
     return argv.length === 0 ? 2 : 0;
   }
   // The longest command name that matches: `admins tokens create`, `keys create`, `usage`.
-  const name = [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined) ?? '';
+  const copy = argv[0] === 'db' && argv[1] === 'copy';
+  const name = copy ? 'db copy' : [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined) ?? '';
   const command = COMMANDS[name];
-  if (command === undefined) {
+  if (command === undefined && !copy) {
     err(`gatewayctl: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${HELP}\n`);
     return 2;
   }
@@ -54,6 +57,23 @@ export async function main(
   } catch (e) {
     err(`${e instanceof ConfigError ? e.message : String(e)}\n`);
     return 2;
+  }
+  const failed = (e: unknown): number => {
+    if (e instanceof UsageError || e instanceof GatewayError) {
+      if (json) out(`${JSON.stringify({ error: e.message })}\n`);
+      err(`gatewayctl ${name}: ${e.message}\n`);
+      return e instanceof UsageError ? 2 : 1;
+    }
+    throw e;
+  };
+  if (copy || command === undefined) {
+    try {
+      const result = await dbCopy(rest, config.databaseFile);
+      out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+      return result.identical ? 0 : 1;
+    } catch (e) {
+      return failed(e);
+    }
   }
   let store;
   try {
@@ -69,12 +89,7 @@ export async function main(
     out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof GatewayError) {
-      if (json) out(`${JSON.stringify({ error: e.message })}\n`);
-      err(`gatewayctl ${name}: ${e.message}\n`);
-      return e instanceof UsageError ? 2 : 1;
-    }
-    throw e;
+    return failed(e);
   } finally {
     await store.close();
   }

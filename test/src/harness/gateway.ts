@@ -108,6 +108,9 @@ export interface GatewayOptions {
   proxies?: number;
   /** counters in this Redis (a disposable server, or REDIS_URL) under this run's key prefix */
   redis?: { url: string; keyPrefix: string };
+  /** the engine this gateway keeps its keys in (default: TEST_DATABASE); `databaseUrl` an existing PostgreSQL database */
+  database?: 'sqlite' | 'postgres';
+  databaseUrl?: string;
 }
 
 /**
@@ -168,8 +171,8 @@ export class TestGateway {
   }
 
   async start(): Promise<this> {
-    if (TEST_DATABASE === 'postgres' && this.databaseUrl === undefined) {
-      this.databaseUrl = await testDatabaseUrl('e2e');
+    if ((this.options.database ?? TEST_DATABASE) === 'postgres' && this.databaseUrl === undefined) {
+      this.databaseUrl = this.options.databaseUrl ?? (await testDatabaseUrl('e2e'));
       if (this.options.redis === undefined) this.ownRedis = await startTestRedis();
     }
     await this.startPolicy();
