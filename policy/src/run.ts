@@ -73,7 +73,7 @@ export async function runPolicy(
     },
   });
   const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, store, log });
-  const health = new PolicyHealth(store, counters, log);
+  const health = new PolicyHealth(store, counters, log, store.engine === 'sqlite');
   health.addTo(server);
 
   const port = await new Promise<number>((resolve, reject) => {
