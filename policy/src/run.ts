@@ -38,6 +38,7 @@ export async function runPolicy(
   const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
   // The usage ledger's write path is SQLite's for now (usage-ledger.ts): on PostgreSQL each replica keeps it in
   // its data directory until the ledger moves behind the store interface too.
+  const ledgerFileOwned = !(store instanceof SqliteStore);
   const db = store instanceof SqliteStore ? store.db : openDatabase(config.databaseFile);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
@@ -111,7 +112,7 @@ export async function runPolicy(
       ledger.flush();
       await counters.close();
       ledger.flush();
-      if (db !== (store as { db?: unknown }).db) db.close();
+      if (ledgerFileOwned) db.close();
       await store.close();
     },
   };

@@ -3,7 +3,7 @@ import type { Environment, PrivacyMode, Residency } from '@gateway/shared';
 import type { Db } from './database.js';
 import { rebuildAccountTotals } from './usage-totals.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
-import { accountFromRow, fullOverrides, keyFromRow, listJson, planFromRow, type AccountRow, type KeyRow, type PlanRow } from './rows.js';
+import { accountFromRow, fullOverrides, keyFromRow, listJson, planFromRow, replacementKey, type AccountRow, type KeyRow, type PlanRow } from './rows.js';
 
 export interface NewKey {
   account_id: string;
@@ -182,19 +182,7 @@ export class AdminStore {
     if (old === undefined) throw new NotFoundError(`no key "${id}"`);
     if (old.revoked_at !== null) throw new InvalidRequestError(`key "${id}" is revoked; create a new key instead`);
     const plan = this.getPlan(this.getAccount(old.account_id)?.plan ?? '');
-    return this.createKey({
-      account_id: old.account_id,
-      name: old.name,
-      environment: old.environment,
-      // An eu key whose account moved to a uk-only plan is already held to uk; its replacement says so.
-      residency: plan?.residency === 'uk' ? 'uk' : old.residency,
-      privacy_mode: old.privacy_mode,
-      allowed_models: old.allowed_models,
-      allowed_ips: old.allowed_ips,
-      expires_at: old.expires_at,
-      requests_per_minute: old.requests_per_minute,
-      rotated_from: old.id,
-    });
+    return this.createKey(replacementKey(old, plan));
   }
 
   /** Last-used times, batched (the policy service writes them at most once a minute per key). */

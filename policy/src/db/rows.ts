@@ -1,5 +1,6 @@
 /** Rows of plans, accounts and keys as both engines store them (lists as JSON text, booleans as 0/1). */
 import type { Residency } from '@gateway/shared';
+import type { NewKey } from './admin-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
 
 export interface PlanRow {
@@ -75,5 +76,22 @@ export function fullOverrides(o: Partial<AccountOverrides>): AccountOverrides {
     allowance: o.allowance ?? null,
     overage_allowed: o.overage_allowed ?? null,
     overage_ceiling: o.overage_ceiling ?? null,
+  };
+}
+
+/** The settings of a rotated key's replacement: the old key's, held to its plan's tier. */
+export function replacementKey(old: KeyRecord, plan: Plan | undefined): NewKey {
+  return {
+    account_id: old.account_id,
+    name: old.name,
+    environment: old.environment,
+    // An eu key whose account moved to a uk-only plan is already held to uk; its replacement says so.
+    residency: plan?.residency === 'uk' ? 'uk' : old.residency,
+    privacy_mode: old.privacy_mode,
+    allowed_models: old.allowed_models,
+    allowed_ips: old.allowed_ips,
+    expires_at: old.expires_at,
+    requests_per_minute: old.requests_per_minute,
+    rotated_from: old.id,
   };
 }

@@ -10,6 +10,7 @@ import { createAdminService } from '../../src/admin/create-admin-service.js';
 import type { AdminService } from '../../src/admin/admin-service.js';
 import type { Caller } from '../../src/admin/principal.js';
 import { runGatewayctl } from '../../src/index.js';
+import { rejection } from '../support/rejection.js';
 
 const cli: Caller = { principal: { kind: 'cli', user: 'ops' }, address: null };
 
@@ -97,13 +98,3 @@ describe('admin service: one set of rules, isolation, audit', function () {
     expect(stored.password_hash).to.match(/^scrypt\$32768\$8\$1\$/).and.not.contain('a long enough password');
   });
 });
-
-/** The error a promise rejects with (the test fails if it resolves). */
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err: unknown) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}

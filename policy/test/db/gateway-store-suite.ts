@@ -9,6 +9,7 @@ import { billingPeriod } from '../../src/billing.js';
 import type { AuditDraft, GatewayStore } from '../../src/db/gateway-store.js';
 import type { LedgerEntry } from '../../src/db/usage-ledger.js';
 import type { Plan } from '../../src/db/records.js';
+import { rejection } from '../support/rejection.js';
 
 export interface StoreBackend {
   store: GatewayStore;
@@ -22,15 +23,6 @@ export interface StoreBackend {
 const PLAN: Plan = { name: 'eu-std', residency: 'eu', requests_per_minute: 60, concurrency: 4, allowance: 10_000, overage_allowed: false, overage_ceiling: 0, models: null };
 const UK: Plan = { ...PLAN, name: 'uk-only', residency: 'uk', models: ['alpha-sonnet-4-6'] };
 const actor = { kind: 'cli' as const, name: 'ops', address: null };
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err: unknown) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 function entry(over: Partial<LedgerEntry> & Pick<LedgerEntry, 'request_id' | 'account_id' | 'key_id' | 'finished_at_ms'>): LedgerEntry {
   return {

@@ -4,7 +4,7 @@ import { billingPeriod } from '../../billing.js';
 import type { NewKey } from '../admin-store.js';
 import { resolveAudit, type AccountChanges, type AuditDraft, type CreatedKey, type KeyChange } from '../gateway-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from '../records.js';
-import { accountFromRow, fullOverrides, keyFromRow, listJson, planFromRow, type AccountRow, type KeyRow, type PlanRow } from '../rows.js';
+import { accountFromRow, fullOverrides, keyFromRow, listJson, planFromRow, replacementKey, type AccountRow, type KeyRow, type PlanRow } from '../rows.js';
 import { inTransaction, isUniqueViolation, type Queryable } from './pg-pool.js';
 
 /**
@@ -191,19 +191,7 @@ export class PgKeyStore {
       if (old === undefined) throw new NotFoundError(`no key "${id}"`);
       if (old.revoked_at !== null) throw new InvalidRequestError(`key "${id}" is revoked; create a new key instead`);
       const plan = await this.getPlan((await this.getAccount(old.account_id, c))?.plan ?? '', c);
-      return this.insertKey(c, {
-        account_id: old.account_id,
-        name: old.name,
-        environment: old.environment,
-        // An eu key whose account moved to a uk-only plan is already held to uk; its replacement says so.
-        residency: plan?.residency === 'uk' ? 'uk' : old.residency,
-        privacy_mode: old.privacy_mode,
-        allowed_models: old.allowed_models,
-        allowed_ips: old.allowed_ips,
-        expires_at: old.expires_at,
-        requests_per_minute: old.requests_per_minute,
-        rotated_from: old.id,
-      });
+      return this.insertKey(c, replacementKey(old, plan));
     }, audit);
   }
 
