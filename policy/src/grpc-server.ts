@@ -41,7 +41,8 @@ export interface PolicyServerDeps {
   catalogue: ModelCatalogue;
   ledger: UsageLedger;
   counters: CounterStore;
-  store: GatewayStore;
+  /** the database the decision path writes to (Health) */
+  database: Pick<GatewayStore, 'ping'>;
   log: Logger;
 }
 
@@ -217,7 +218,7 @@ export function createPolicyServer(deps: PolicyServerDeps): { server: grpc.Serve
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now()), outcome: 'usage' };
     }),
-    Health: unary(log, 'Health', () => dependenciesOk(deps.store, deps.counters)),
+    Health: unary(log, 'Health', () => dependenciesOk(deps.database, deps.counters)),
   });
   return {
     server,

@@ -12,9 +12,9 @@ export async function dependenciesOk(store: Pick<GatewayStore, 'ping'>, counters
 
 /**
  * The standard grpc.health.v1.Health service on POLICY_ADDR (what a Kubernetes gRPC probe calls), for the
- * server as a whole ("") and the Policy service by name: SERVING while the database (when it is required) and
- * the counter store answer (checked every `intervalMs`), NOT_SERVING when either does not, and from the start
- * of a drain on.
+ * server as a whole ("") and the Policy service by name: SERVING while the database the decision path writes
+ * to and the counter store answer (checked every `intervalMs`), NOT_SERVING when either does not, and from the
+ * start of a drain on.
  */
 export class PolicyHealth {
   private readonly impl = new HealthImplementation({ '': 'NOT_SERVING', [POLICY_SERVICE_NAME]: 'NOT_SERVING' });
@@ -26,13 +26,6 @@ export class PolicyHealth {
     private readonly store: Pick<GatewayStore, 'ping'>,
     private readonly counters: CounterStore,
     private readonly log: Logger,
-    /**
-     * Whether serving needs the database to answer. SQLite: yes (a file that does not answer is a broken
-     * disk). PostgreSQL: no. Decisions read keys from memory, and nothing can change a key while the database
-     * is unreachable, so the cache is as current as the database was; taking every replica out of service
-     * during a failover would turn a database blip into an outage (docs/operations.md).
-     */
-    private readonly databaseRequired = true,
   ) {}
 
   addTo(server: grpc.Server): void {
@@ -56,7 +49,7 @@ export class PolicyHealth {
 
   private async check(): Promise<void> {
     const deps = await dependenciesOk(this.store, this.counters);
-    const ok = (deps.database_ok || !this.databaseRequired) && deps.counter_store_ok;
+    const ok = deps.database_ok && deps.counter_store_ok;
     if (this.last !== ok) this.log[ok ? 'info' : 'warn']({ ...deps }, ok ? 'serving' : 'not serving: a dependency is down');
     this.last = ok;
     if (!this.draining) this.set(ok);

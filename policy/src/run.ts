@@ -40,6 +40,11 @@ export async function runPolicy(
   // its data directory until the ledger moves behind the store interface too.
   const ledgerFileOwned = !(store instanceof SqliteStore);
   const db = store instanceof SqliteStore ? store.db : openDatabase(config.databaseFile);
+  // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows the database the
+  // decision path writes to, the ledger's. Keys on PostgreSQL are not needed to decide: every replica holds them
+  // in memory and nothing can change them while PostgreSQL is unreachable, so its failover must not take every
+  // replica out of service (docs/operations.md, "When PostgreSQL is unreachable").
+  const decisionDb = store instanceof SqliteStore ? store : new SqliteStore(db);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
@@ -73,8 +78,8 @@ export async function runPolicy(
       if (e.cost_units > 0) metrics.costGbp.inc({ model: e.model }, e.cost_units / COST_UNITS_PER_GBP);
     },
   });
-  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, store, log });
-  const health = new PolicyHealth(store, counters, log, store.engine === 'sqlite');
+  const { server, closeStreams, openSessions } = createPolicyServer({ decisions, metrics, keys, catalogue, ledger, counters, database: decisionDb, log });
+  const health = new PolicyHealth(decisionDb, counters, log);
   health.addTo(server);
 
   const port = await new Promise<number>((resolve, reject) => {

@@ -35,22 +35,18 @@ export class UsageQueries {
   private readonly totals;
 
   constructor(db: Db) {
-    this.daily = db
-      .prepare(
-        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
-           SUM(cost_units) AS cost_units
-         FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
-         GROUP BY date, environment, model ORDER BY date, environment, model`,
-      )
-      .safeIntegers(true);
-    this.keyDaily = db
-      .prepare(
-        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
-           SUM(cost_units) AS cost_units
-         FROM usage_ledger WHERE key_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
-         GROUP BY date, environment, model ORDER BY date, environment, model`,
-      )
-      .safeIntegers(true);
+    // By account and by key: the same grouping, filtered on one column or the other.
+    const daily = (column: 'account_id' | 'key_id') =>
+      db
+        .prepare(
+          `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
+             SUM(cost_units) AS cost_units
+           FROM usage_ledger WHERE ${column} = ? AND finished_at_ms >= ? AND finished_at_ms < ?
+           GROUP BY date, environment, model ORDER BY date, environment, model`,
+        )
+        .safeIntegers(true);
+    this.daily = daily('account_id');
+    this.keyDaily = daily('key_id');
     this.perKey = db.prepare(
       `SELECT key_id, COUNT(*) AS requests, SUM(billable_units) AS billable_units
        FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? GROUP BY key_id`,
