@@ -55,14 +55,25 @@ export async function copySqliteToPostgres(sqliteFile: string, url: string): Pro
     try {
       await inTransaction(target.pool, async (c) => {
         for (const t of TABLES) {
-          const rows = db.prepare(`SELECT * FROM ${t.name} ORDER BY ${t.key}`).safeIntegers(true).all() as Array<Record<string, unknown>>;
-          for (let i = 0; i < rows.length; i += BATCH) {
-            const batch = rows.slice(i, i + BATCH);
+          const select = db.prepare(`SELECT * FROM ${t.name} ORDER BY ${t.key}`).safeIntegers(true);
+          // Keys are few and need reordering; every other table is streamed in batches (a ledger may be large).
+          const rows: Iterable<Record<string, unknown>> = t.name === 'api_keys'
+            ? replacedFirst(select.all() as Array<Record<string, unknown>>)
+            : (select.iterate() as IterableIterator<Record<string, unknown>>);
+          let batch: Array<Record<string, unknown>> = [];
+          const insert = async (): Promise<void> => {
+            if (batch.length === 0) return;
             const columns = Object.keys(batch[0] as object);
             const values: unknown[] = [];
             const tuples = batch.map((row) => `(${columns.map((col) => `$${values.push(param(row[col]))}`).join(', ')})`);
             await c.query(`INSERT INTO ${t.name} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+            batch = [];
+          };
+          for (const row of rows) {
+            batch.push(row);
+            if (batch.length === BATCH) await insert();
           }
+          await insert();
           if ('identity' in t) {
             await c.query(`SELECT setval(pg_get_serial_sequence('${t.name}', '${t.identity}'), GREATEST((SELECT MAX(${t.identity}) FROM ${t.name}), 1), (SELECT COUNT(*) > 0 FROM ${t.name}))`);
           }
@@ -78,6 +89,25 @@ export async function copySqliteToPostgres(sqliteFile: string, url: string): Pro
     db.close();
     await target.close();
   }
+}
+
+/**
+ * Keys with every key before its replacement (`rotated_from` is a foreign key, checked at the end of each insert
+ * statement; a rotation made within the same millisecond could otherwise land in a later batch than its key).
+ */
+function replacedFirst(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const byId = new Map(rows.map((r) => [r['id'], r]));
+  const done = new Set<unknown>();
+  const out: Array<Record<string, unknown>> = [];
+  const emit = (r: Record<string, unknown>): void => {
+    if (done.has(r['id'])) return;
+    done.add(r['id']);
+    const previous = byId.get(r['rotated_from']);
+    if (previous !== undefined) emit(previous);
+    out.push(r);
+  };
+  for (const r of rows) emit(r);
+  return out;
 }
 
 /** SQLite's 64-bit integers arrive as bigint (exact); pg takes them as decimal strings. */
