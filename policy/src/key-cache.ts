@@ -29,6 +29,8 @@ export class KeyCache {
   private accounts = new Map<string, Account>();
   private lastSeq = 0;
   private loaded = false;
+  /** Counts full reloads, so a lookup that raced one does not put back what the reload replaced. */
+  private generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private readonly revokedListeners = new Set<(keyId: string) => void>();
@@ -70,10 +72,16 @@ export class KeyCache {
     const hash = hashApiKey(apiKey);
     const hit = this.byHash.get(hash);
     if (hit !== undefined) return hit;
+    const generation = this.generation;
     try {
       const record = await this.store.findKeyByHash(hash);
       if (record === undefined) return undefined;
       const entry = await this.resolve(record, new Map(), new Map());
+      if (generation !== this.generation) {
+        // A reload finished while this lookup waited. Its copy is kept and this one is not: this one may predate
+        // a revocation the reload saw, and whatever the reload missed is still ahead of its change number.
+        return this.byHash.get(hash) ?? entry;
+      }
       if (entry !== undefined) this.remember(entry);
       return entry;
     } catch (err) {
@@ -138,6 +146,7 @@ export class KeyCache {
         this.log.error({ err, key_id: record.id }, 'skipping a key that cannot be loaded');
       }
     }
+    this.generation += 1;
     this.accounts = accounts;
     this.byHash = next;
     this.byKeyId = new Map([...next.values()].map((e) => [e.record.id, e]));
