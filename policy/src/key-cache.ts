@@ -1,4 +1,4 @@
-import { IpAllowlist, hashApiKey, type Logger, type Residency } from '@gateway/shared';
+import { IpAllowlist, ServiceUnavailableError, hashApiKey, type Logger, type Residency } from '@gateway/shared';
 import type { KeyStore } from './db/gateway-store.js';
 import { effectiveLimits, type Account, type EffectiveLimits, type KeyRecord, type Plan } from './db/records.js';
 
@@ -67,7 +67,7 @@ export class KeyCache {
     return this.byHash.size;
   }
 
-  /** The key for a well-formed key string, or undefined when no such key exists (or the store cannot say). */
+  /** The key for a well-formed key string, or undefined when no such key exists; rejects when the store cannot say. */
   async lookup(apiKey: string): Promise<CachedKey | undefined> {
     const hash = hashApiKey(apiKey);
     const hit = this.byHash.get(hash);
@@ -85,8 +85,10 @@ export class KeyCache {
       if (entry !== undefined) this.remember(entry);
       return entry;
     } catch (err) {
+      // Not "no such key": the store could not say. Refused as unavailable (503, retry), never as a bad key (401),
+      // which would tell a client with a valid key to give up.
       this.log.error({ err }, 'key lookup failed');
-      return undefined;
+      throw new ServiceUnavailableError('The gateway cannot reach its key store; please retry.', { cause: err });
     }
   }
 
