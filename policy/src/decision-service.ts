@@ -7,6 +7,7 @@ import {
   RateLimitError,
   ServiceUnavailableError,
   denialFromError,
+  keyFormatError,
   newDecisionId,
   leaseIdFor,
   type DecideRequest,
@@ -78,8 +79,10 @@ export class DecisionService {
     this.concurrencyRecheckMs = d.concurrencyRecheckMs ?? CONCURRENCY_RECHECK_MS;
   }
 
-  checkCaller(apiKey: string, sourceIp: string): CallerCheck {
-    const entry = authenticate(apiKey, (k) => this.d.keys.lookup(k), this.now());
+  async checkCaller(apiKey: string, sourceIp: string): Promise<CallerCheck> {
+    // A malformed key is refused without a store lookup; a key not in memory is looked up before the rules run.
+    const known = keyFormatError(apiKey) === undefined ? await this.d.keys.lookup(apiKey) : undefined;
+    const entry = authenticate(apiKey, () => known, this.now());
     if (isError(entry)) return { ok: false, error: entry, entry: null };
     const ipError = checkSource(entry, sourceIp);
     if (ipError !== undefined) return { ok: false, error: ipError, entry };
@@ -90,7 +93,7 @@ export class DecisionService {
     const decision_id = newDecisionId();
     const nowMs = this.now();
     const catalogue_sha256 = this.d.catalogue.sha256;
-    const caller = this.checkCaller(req.caller.api_key, req.caller.source_ip);
+    const caller = await this.checkCaller(req.caller.api_key, req.caller.source_ip);
     if (!caller.ok) return { ...denyWire(decision_id, null, caller.error, caller.entry), catalogue_sha256 };
     const entry = caller.entry;
     const windows = windowSpecs(entry);
@@ -203,7 +206,7 @@ export class DecisionService {
    */
   async authenticate(apiKey: string, sourceIp: string): Promise<AuthenticateResponse> {
     const catalogue_sha256 = this.d.catalogue.sha256;
-    const caller = this.checkCaller(apiKey, sourceIp);
+    const caller = await this.checkCaller(apiKey, sourceIp);
     if (!caller.ok) return { rate_limit: null, catalogue_sha256, outcome: 'deny', deny: denial(caller.error, caller.entry) };
     const position = toPosition(await this.peek(windowSpecs(caller.entry), this.now()));
     return { rate_limit: position, catalogue_sha256, outcome: 'key', key: identity(caller.entry) };

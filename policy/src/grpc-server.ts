@@ -23,7 +23,7 @@ import {
 } from '@gateway/shared';
 import type { ModelCatalogue } from './catalogue.js';
 import type { CounterStore } from './counters/counter-store.js';
-import type { Db } from './db/database.js';
+import type { GatewayStore } from './db/gateway-store.js';
 import type { UsageLedger } from './db/usage-ledger.js';
 import { callableModels } from './decision-rules.js';
 import { dependenciesOk } from './health.js';
@@ -48,7 +48,8 @@ export interface PolicyServerDeps {
   catalogue: ModelCatalogue;
   ledger: UsageLedger;
   counters: CounterStore;
-  db: Db;
+  /** the database the decision path writes to (Health) */
+  database: Pick<GatewayStore, 'ping'>;
   log: Logger;
 }
 
@@ -215,7 +216,7 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       call.on('error', drop);
     },
     ListModels: unary(log, 'ListModels', async (req: ListModelsRequest): Promise<ListModelsResponse> => {
-      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
@@ -233,14 +234,14 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req, deps.regionsOf), outcome: 'page' };
     }),
     GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
-      const caller = decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       // Free and never rate limited: the window is reported, not counted.
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
     }),
     Health: unary(log, 'Health', async () => ({
-      ...(await dependenciesOk(deps.db, deps.counters)),
+      ...(await dependenciesOk(deps.database, deps.counters)),
       residency_pending: deps.residencyPending(),
       routes: deps.residencyRoutes().map((r) => ({ model: r.model, tier: r.tier, verified: r.verified, evidence_age_seconds: r.ageSeconds ?? -1 })),
     })),

@@ -2,23 +2,19 @@ import { HealthImplementation } from 'grpc-health-check';
 import type * as grpc from '@grpc/grpc-js';
 import { POLICY_SERVICE_NAME, type Logger } from '@gateway/shared';
 import type { CounterStore } from './counters/counter-store.js';
-import type { Db } from './db/database.js';
+import type { GatewayStore } from './db/gateway-store.js';
 
 /** Whether the database answers and the counter store is reachable. */
-export async function dependenciesOk(db: Db, counters: CounterStore): Promise<{ database_ok: boolean; counter_store_ok: boolean }> {
-  let database_ok = true;
-  try {
-    db.prepare('SELECT 1').get();
-  } catch {
-    database_ok = false;
-  }
-  return { database_ok, counter_store_ok: await counters.ping() };
+export async function dependenciesOk(store: Pick<GatewayStore, 'ping'>, counters: CounterStore): Promise<{ database_ok: boolean; counter_store_ok: boolean }> {
+  const [database_ok, counter_store_ok] = await Promise.all([store.ping(), counters.ping()]);
+  return { database_ok, counter_store_ok };
 }
 
 /**
  * The standard grpc.health.v1.Health service on POLICY_ADDR (what a Kubernetes gRPC probe calls), for the
- * server as a whole ("") and the Policy service by name: SERVING while the database and the counter store
- * answer (checked every `intervalMs`), NOT_SERVING when either does not, and from the start of a drain on.
+ * server as a whole ("") and the Policy service by name: SERVING while the database the decision path writes
+ * to and the counter store answer (checked every `intervalMs`), NOT_SERVING when either does not, and from the
+ * start of a drain on.
  */
 export class PolicyHealth {
   private readonly impl = new HealthImplementation({ '': 'NOT_SERVING', [POLICY_SERVICE_NAME]: 'NOT_SERVING' });
@@ -27,7 +23,7 @@ export class PolicyHealth {
   private last: boolean | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Pick<GatewayStore, 'ping'>,
     private readonly counters: CounterStore,
     private readonly log: Logger,
   ) {}
@@ -52,7 +48,7 @@ export class PolicyHealth {
   }
 
   private async check(): Promise<void> {
-    const deps = await dependenciesOk(this.db, this.counters);
+    const deps = await dependenciesOk(this.store, this.counters);
     const ok = deps.database_ok && deps.counter_store_ok;
     if (this.last !== ok) this.log[ok ? 'info' : 'warn']({ ...deps }, ok ? 'serving' : 'not serving: a dependency is down');
     this.last = ok;

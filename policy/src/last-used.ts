@@ -8,7 +8,7 @@ export class LastUsedTracker {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly write: (batch: ReadonlyMap<string, number>) => Promise<void>,
+    private readonly write: (batch: ReadonlyMap<string, number>) => void | Promise<void>,
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
@@ -23,13 +23,13 @@ export class LastUsedTracker {
     this.timer.unref();
   }
 
+  /** Writes what is pending; a batch whose write fails stays pending for the next flush (a busy database, say). */
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = new Map(this.pending);
     try {
       await this.write(batch);
     } catch (err) {
-      // Kept for the next flush (a busy database, say).
       this.onError(err);
       return;
     }
@@ -39,8 +39,8 @@ export class LastUsedTracker {
     }
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
-    await this.flush();
+    return this.flush();
   }
 }

@@ -6,7 +6,7 @@ import { runPolicy } from './run.js';
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(process.env, undefined, { service: 'policy' });
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
     process.exit(2);

@@ -1,16 +1,17 @@
 import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRegistry, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
+import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
 import { COST_UNITS_PER_GBP } from './billing.js';
 import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
-import { AdminStore } from './db/admin-store.js';
 import { openDatabase } from './db/database.js';
 import { LEDGER_WINDOW, usageSourceOf } from './db/ledger-writer.js';
 import { SqliteLedgerWriter } from './db/sqlite-ledger-writer.js';
+import { openStore } from './db/open-store.js';
+import { SqliteStore } from './db/sqlite-store.js';
 import { UsageLedger } from './db/usage-ledger.js';
 import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
@@ -37,8 +38,18 @@ export async function runPolicy(
   log: Logger,
   announce: (line: string) => void,
 ): Promise<RunningPolicy> {
-  const db = openDatabase(config.databaseFile);
-  const admin = new AdminStore(db);
+  const problems = policyServiceProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
+  // The usage ledger's write path is SQLite's for now (usage-ledger.ts): on PostgreSQL each replica keeps it in
+  // its data directory until the ledger moves behind the store interface too.
+  const ledgerFileOwned = !(store instanceof SqliteStore);
+  const db = store instanceof SqliteStore ? store.db : openDatabase(config.databaseFile);
+  // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows the database the
+  // decision path writes to, the ledger's. Keys on PostgreSQL are not needed to decide: every replica holds them
+  // in memory and nothing can change them while PostgreSQL is unreachable, so its failover must not take every
+  // replica out of service (docs/operations.md, "When PostgreSQL is unreachable").
+  const decisionDb = store instanceof SqliteStore ? store : new SqliteStore(db);
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
@@ -72,7 +83,7 @@ export async function runPolicy(
   );
 
   if (config.bootstrapDemo) {
-    const demo = bootstrapDemo(admin);
+    const demo = await bootstrapDemo(store);
     if (demo !== undefined) {
       announce(
         `Created demo account ${demo.accountId} with a test key (shown once, store it now):\n\n    ${demo.key}\n`,
@@ -80,10 +91,11 @@ export async function runPolicy(
     }
   }
 
-  const keys = new KeyCache(admin, log);
-  keys.start(config.keyPollMs);
+  const keys = new KeyCache(store, log);
+  await keys.start(config.keyPollMs);
   const lastUsed = new LastUsedTracker(
-    (batch) => writer.touchKeys(batch),
+    // Keys live in the store: on SQLite its file is the ledger writer's, written on the writer's thread.
+    (batch) => (store instanceof SqliteStore ? writer.touchKeys(batch) : store.touchKeys(batch)),
     (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
   );
   lastUsed.start(5_000);
@@ -103,11 +115,11 @@ export async function runPolicy(
         return check?.ok === true ? check.route.processing_regions : [];
       };
   const { server, drain, closeStreams, openSessions } = createPolicyServer({
-    decisions, metrics, keys, catalogue, ledger, counters, db, log, regionsOf,
+    decisions, metrics, keys, catalogue, ledger, counters, database: decisionDb, log, regionsOf,
     residencyPending: () => verifier?.pending ?? false,
     residencyRoutes: () => verifier?.states() ?? [],
   });
-  const health = new PolicyHealth(db, counters, log);
+  const health = new PolicyHealth(decisionDb, counters, log);
   health.addTo(server);
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -120,8 +132,8 @@ export async function runPolicy(
   // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
   await health.start(1_000);
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
-  const adminServer = await startAdmin(config, db, catalogue, counters, log);
-  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis' }, 'policy service listening');
+  const adminServer = await startAdmin(config, store, catalogue, counters, log);
+  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis', database: store.engine }, 'policy service listening');
 
   return {
     port,
@@ -148,7 +160,8 @@ export async function runPolicy(
       await writer.flush();
       await counters.close();
       await writer.close();
-      db.close();
+      if (ledgerFileOwned) db.close();
+      await store.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import { billingPeriod } from '../src/billing.js';
 import { DEFAULT_CATALOGUE_FILE, ModelCatalogue } from '../src/catalogue.js';
 import type { CounterStore, UsageSource } from '../src/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
-import { AdminStore } from '../src/db/admin-store.js';
+import { SqliteStore } from '../src/db/sqlite-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { usageSourceOf } from '../src/db/ledger-writer.js';
 import { SqliteLedgerWriter } from '../src/db/sqlite-ledger-writer.js';
@@ -35,23 +35,23 @@ describe('decision service: count at release, and the ledger and the allowance c
   let writer: SqliteLedgerWriter;
   let source: UsageSource;
   let keys: KeyCache;
-  let admin: AdminStore;
+  let admin: SqliteStore;
   let accountId: string;
   let keyId: string;
 
-  beforeEach(function () {
+  beforeEach(async function () {
     dir = mkdtempSync(join(tmpdir(), 'gw-ds-'));
     const file = join(dir, 'g.sqlite');
     db = openDatabase(file);
-    admin = new AdminStore(db);
-    admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
-    accountId = admin.createAccount('a', 'p').id;
-    keyId = admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' }).record.id;
+    admin = new SqliteStore(db);
+    await admin.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
+    accountId = (await admin.createAccount('a', 'p')).id;
+    keyId = (await admin.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' })).record.id;
     ledger = new UsageLedger(db);
     writer = new SqliteLedgerWriter(file, log, () => undefined, { windowMs: 5, maxItems: 64 });
     source = usageSourceOf(writer, log);
     keys = new KeyCache(admin, log);
-    keys.start(10_000);
+    await keys.start(10_000);
   });
   afterEach(async function () {
     keys.stop();
@@ -77,15 +77,15 @@ describe('decision service: count at release, and the ledger and the allowance c
     return (db.prepare('SELECT counted FROM usage_ledger WHERE request_id = ?').get(id) as { counted: number }).counted;
   };
   /** A key on a plan of its own: `allowance` units, overage as given. */
-  const planKey = (allowance: number, overage = false, ceiling = 0) => {
-    admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance, overage_allowed: overage, overage_ceiling: ceiling, models: null });
-    const account = admin.createAccount('o', 'o').id;
-    const { key, record } = admin.createKey({ account_id: account, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+  const planKey = async (allowance: number, overage = false, ceiling = 0) => {
+    await admin.createPlan({ name: 'o', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance, overage_allowed: overage, overage_ceiling: ceiling, models: null });
+    const account = (await admin.createAccount('o', 'o')).id;
+    const { key, record } = await admin.createKey({ account_id: account, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' });
     return { account, key, keyId: record.id };
   };
 
   it('counts a finished request before the next decision without overage: no acknowledgement, no wait', async function () {
-    const o = planKey(300);
+    const o = await planKey(300);
     const ds = service(new MemoryCounterStore(source));
     const decide = () => ds.decide({
       caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
@@ -107,7 +107,7 @@ describe('decision service: count at release, and the ledger and the allowance c
 
   it('with overage: the next decision sees the real units at once, never the worst case and never nothing', async function () {
     // allowance 1000 + ceiling 100: a request is admitted while used + reserved + its worst case ≤ 1100.
-    const o = planKey(1000, true, 100);
+    const o = await planKey(1000, true, 100);
     const ds = service(new MemoryCounterStore(source));
     const decide = (maxTokens: number) => ds.decide({
       caller: { api_key: o.key, source_ip: '203.0.113.9', request_id: 'r' },
@@ -125,9 +125,9 @@ describe('decision service: count at release, and the ledger and the allowance c
 
   it('names the key on a refusal after authentication (the IP check included), never on a 401, and the catalogue it used', async function () {
     const ds = service(new MemoryCounterStore(source));
-    const fenced = admin.createKey({ account_id: accountId, name: 'f', environment: 'test', residency: 'eu', privacy_mode: 'redact', allowed_ips: ['10.0.0.0/8'] });
-    const open = admin.createKey({ account_id: accountId, name: 'o', environment: 'live', residency: 'eu', privacy_mode: 'off' });
-    keys.poll();
+    const fenced = await admin.createKey({ account_id: accountId, name: 'f', environment: 'test', residency: 'eu', privacy_mode: 'redact', allowed_ips: ['10.0.0.0/8'] });
+    const open = await admin.createKey({ account_id: accountId, name: 'o', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    await keys.poll();
     const decide = (apiKey: string, source_ip: string, model: string) => ds.decide({
       caller: { api_key: apiKey, source_ip, request_id: 'req_x' }, operation: 'CREATE_MESSAGE', model, stream: false, max_tokens: 10, input_tokens_estimate: 10, attempt_id: '',
     });

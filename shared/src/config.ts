@@ -21,6 +21,11 @@ export interface GatewayConfig {
   readonly adminHost: string;
   readonly dataDir: string;
   readonly databaseFile: string;
+  /**
+   * `DATABASE_URL` (postgres://…): keys, accounts, plans, administrators and the audit log in PostgreSQL, shared
+   * by any number of policy replicas. Unset: SQLite in `databaseFile`, one policy process.
+   */
+  readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   /** Put before every Redis key, so several deployments (or test runs) can share one Redis. */
   readonly redisKeyPrefix: string;
@@ -94,7 +99,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
-export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig {
+/** Which process reads the settings: the policy service refuses combinations only it cannot run with. */
+export interface LoadOptions {
+  service?: 'policy' | 'proxy' | 'cli';
+}
+
+export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadOptions = {}): GatewayConfig {
   const problems: string[] = [];
 
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -137,6 +147,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined && !/^(redis|rediss|redis\+cluster):\/\//.test(redisUrl)) {
     problems.push(`REDIS_URL must start with redis://, rediss:// or redis+cluster:// (got "${redisUrl}")`);
+  }
+
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:port/database (got a value that is not)');
   }
 
   if (/[{}]/.test(str('REDIS_KEY_PREFIX') ?? '')) problems.push('REDIS_KEY_PREFIX must not contain { or }');
@@ -184,6 +199,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     adminHost: str('ADMIN_HOST') ?? '127.0.0.1',
     dataDir,
     databaseFile: resolve(dataDir, 'gateway.sqlite'),
+    databaseUrl,
     redisUrl,
     redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'gw:',
     upstream: {
@@ -229,8 +245,19 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): GatewayConfig
     problems.push('HEADERS_TIMEOUT_MS must not be greater than REQUEST_TIMEOUT_MS');
   }
 
+  if (options.service === 'policy') problems.push(...policyServiceProblems(config));
+
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+/** Settings the policy service cannot run with, whatever else is right. */
+export function policyServiceProblems(config: Pick<GatewayConfig, 'databaseUrl' | 'redisUrl'>): string[] {
+  // Replicas sharing one database must share their counters too: in-process counters would give each replica
+  // rate limits, concurrency and allowance of its own, multiplying every limit by the number of replicas.
+  return config.databaseUrl !== undefined && config.redisUrl === undefined
+    ? ['DATABASE_URL is set but REDIS_URL is not: policy replicas sharing PostgreSQL need one Redis (or Redis Cluster) for their counters, or each replica would enforce the limits on its own. Set REDIS_URL, or unset DATABASE_URL to run one policy process on SQLite.']
+    : [];
 }
 
 function deepFreeze<T extends object>(o: T): T {

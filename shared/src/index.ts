@@ -29,7 +29,7 @@ export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
-export { loadConfig, ConfigError, parsePolicyTarget } from './config.js';
+export { loadConfig, ConfigError, parsePolicyTarget, policyServiceProblems } from './config.js';
 export {
   AttestationKeyError,
   parseKeyFile,

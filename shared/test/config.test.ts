@@ -50,4 +50,23 @@ describe('config', function () {
     expect(() => loadConfig({ RESIDENCY_VERIFY_INTERVAL_MS: '60000', RESIDENCY_VERIFY_MAX_AGE_MS: '5000', UPSTREAM_CONTROL_URL: 'not a url' }))
       .to.throw(ConfigError, /UPSTREAM_CONTROL_URL is not a URL[\s\S]*RESIDENCY_VERIFY_MAX_AGE_MS must not be less/);
   });
+
+  it('reads DATABASE_URL, and the policy service refuses it without REDIS_URL', function () {
+    const url = 'postgres://gw:secret@db.internal:5432/gateway';
+    expect(loadConfig({}).databaseUrl).to.equal(undefined);
+    // gatewayctl and the proxy need no counters: the same settings are fine for them.
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).to.equal(url);
+    expect(loadConfig({ DATABASE_URL: url }, '/', { service: 'cli' }).databaseUrl).to.equal(url);
+    expect(loadConfig({ DATABASE_URL: url, REDIS_URL: 'redis://r:6379' }, '/', { service: 'policy' }).databaseUrl).to.equal(url);
+    expect(() => loadConfig({ DATABASE_URL: url }, '/', { service: 'policy' })).to.throw(ConfigError, /DATABASE_URL is set but REDIS_URL is not/);
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://x/y', PORT: 'x' }, '/', { service: 'policy' });
+      expect.fail('should throw');
+    } catch (err) {
+      // Reported with every other problem, and without echoing a value that may hold a password.
+      const problems = (err as ConfigError).problems;
+      expect(problems).to.have.length(3);
+      expect(problems.join('\n')).to.contain('DATABASE_URL must be a PostgreSQL URL').and.not.contain('mysql://');
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { TestGateway, createKey } from './harness/gateway.js';
 async function ctlWithStdin(gw: TestGateway, stdin: string, ...args: string[]): Promise<Record<string, unknown>> {
   let out = '';
   let err = '';
-  const code = await runGatewayctl([...args, '--json'], { GATEWAY_DATA_DIR: gw.dataDir }, (s) => (out += s), (s) => (err += s), async () => stdin);
+  const code = await runGatewayctl([...args, '--json'], gw.ctlEnv, (s) => (out += s), (s) => (err += s), async () => stdin);
   if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed: ${err}`);
   return JSON.parse(out) as Record<string, unknown>;
 }

@@ -72,11 +72,15 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
   const defaults = loadConfig({});
   const base = render('deploy/k8s/base');
   const scaled = render('deploy/k8s/overlays/scaled');
+  const ha = render('deploy/k8s/overlays/ha');
+  const haCnpg = render('deploy/k8s/overlays/ha-cloudnativepg');
 
-  it('both kustomizations render, and every object passes its schema', function () {
-    for (const [name, objects] of [['base', base], ['scaled', scaled]] as const) {
+  it('every kustomization renders, and every object passes its schema', function () {
+    for (const [name, objects] of [['base', base], ['scaled', scaled], ['ha', ha], ['ha-cloudnativepg', haCnpg]] as const) {
       expect(objects.length, name).to.be.greaterThan(5);
       for (const o of objects) {
+        // The operator's own resource: its schema is the operator's (CRD), not in kubernetes-models.
+        if (o.apiVersion === 'postgresql.cnpg.io/v1' && o.kind === 'Cluster') continue;
         const Model = MODELS[o.kind];
         expect(Model, `${name}: a schema for ${o.kind}`).to.not.equal(undefined);
         expect(() => new Model!(o as never).validate(), `${name}: ${o.kind}/${o.metadata.name}`).to.not.throw();
@@ -114,10 +118,12 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
 
   it('every environment variable the manifests and compose set is one the gateway reads', function () {
     const named = new Set<string>();
-    for (const o of [...base, ...scaled]) {
+    // The stores the gateway depends on run their own images with their own settings.
+    const dependency = (o: Obj) => ['model-gateway-redis', 'model-gateway-postgres'].includes(o.metadata.name);
+    for (const o of [...base, ...scaled, ...ha, ...haCnpg]) {
       if (o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-config')) for (const k of Object.keys(o['data'] as object)) named.add(k);
-      if (o.kind === 'Secret') for (const k of Object.keys(o['data'] as object)) named.add(k);
-      if (o.kind === 'StatefulSet' || (o.kind === 'Deployment' && o.metadata.name !== 'model-gateway-redis')) {
+      if (o.kind === 'Secret' && !o.metadata.name.startsWith('gateway-postgres-demo')) for (const k of Object.keys({ ...(o['data'] as object), ...(o['stringData'] as object) })) named.add(k);
+      if ((o.kind === 'StatefulSet' || o.kind === 'Deployment') && !dependency(o)) {
         for (const c of podSpec(o).containers) for (const e of c.env ?? []) named.add(e.name);
       }
     }
@@ -161,6 +167,49 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
     expect(policyOnly.volumes?.some((v) => v.secret?.secretName === 'gateway-attestation')).to.equal(false);
     // No private key is rendered into the manifests.
     expect(JSON.stringify([...base, ...scaled])).to.not.contain('PRIVATE KEY');
+  });
+
+  it('ha runs three policy replicas without a volume on PostgreSQL and Redis, two always up, one replaced at a time', function () {
+    for (const [name, objects] of [['ha', ha], ['ha-cloudnativepg', haCnpg]] as const) {
+      expect(objects.filter((o) => o.kind === 'StatefulSet' && o.metadata.name === 'model-gateway'), name).to.deep.equal([]);
+      const policy = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-policy')!;
+      const spec = policy.spec as { replicas: number; strategy: { rollingUpdate: { maxUnavailable: number } }; template: { spec: { volumes: Array<Record<string, unknown>> } } };
+      expect(spec.replicas, name).to.equal(3);
+      expect(spec.strategy.rollingUpdate.maxUnavailable, name).to.equal(1);
+      // No claim: every volume is scratch or configuration.
+      for (const v of spec.template.spec.volumes) expect(Object.keys(v).filter((k) => k !== 'name'), `${name}: volume ${String(v['name'])}`).to.satisfy((ks: string[]) => ks.every((k) => ['emptyDir', 'configMap'].includes(k)));
+      expect((policy as { spec: { volumeClaimTemplates?: unknown } }).spec.volumeClaimTemplates, name).to.equal(undefined);
+      const container = podSpec(policy).containers[0]!;
+      expect(envOf(container)['REDIS_URL'], name).to.match(/^redis:\/\//);
+      const env = (container as unknown as { env: Array<{ name: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }> }).env;
+      expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef, name).to.be.an('object');
+      const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget' && o.metadata.name === 'model-gateway')!;
+      expect(pdb.spec, name).to.deep.include({ minAvailable: 2, selector: { matchLabels: { 'app.kubernetes.io/name': 'model-gateway', 'app.kubernetes.io/component': 'policy' } } });
+      expect((pdb.spec as Record<string, unknown>)['maxUnavailable'], name).to.equal(undefined);
+      expect(objects.find((o) => o.kind === 'HorizontalPodAutoscaler')?.spec, name).to.deep.include({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'model-gateway-proxy' } });
+      expect(objects.some((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-redis'), name).to.equal(true);
+    }
+
+    // The demo database: the Secret's DATABASE_URL names its Service and port, and the policy service accepts it.
+    const secret = ha.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith('gateway-database'))!;
+    const databaseUrl = (secret['stringData'] as Record<string, string>)['DATABASE_URL']!;
+    const target = new URL(databaseUrl);
+    const pgService = ha.find((o) => o.kind === 'Service' && o.metadata.name === target.hostname)!;
+    expect((pgService.spec as { ports: Array<{ port: number }> }).ports[0]!.port).to.equal(Number(target.port === '' ? 5432 : target.port));
+    expect(ha.some((o) => o.kind === 'StatefulSet' && o.metadata.name === 'model-gateway-postgres')).to.equal(true);
+    expect(loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: 'redis://model-gateway-redis:6379' }, '/', { service: 'policy' }).databaseUrl).to.equal(databaseUrl);
+    const np = ha.find((o) => o.kind === 'NetworkPolicy')!;
+    const rules = (np.spec as { ingress: Array<{ from?: Array<{ podSelector?: { matchLabels?: Record<string, string> } }>; ports: Array<{ port: number }> }> }).ingress;
+    expect(rules.some((r) => r.ports.some((p) => p.port === 5432) && r.from?.[0]?.podSelector?.matchLabels?.['app.kubernetes.io/component'] === 'policy')).to.equal(true);
+
+    // The operator-managed variant: a CloudNativePG Cluster, whose app Secret the replicas read.
+    const cluster = haCnpg.find((o) => o.kind === 'Cluster')!;
+    expect(cluster.apiVersion).to.equal('postgresql.cnpg.io/v1');
+    expect((cluster.spec as { instances: number }).instances).to.equal(3);
+    const cnpgPolicy = haCnpg.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-policy')!;
+    const ref = (podSpec(cnpgPolicy).containers[0] as unknown as { env: Array<{ name: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }> }).env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+    expect(ref).to.deep.equal({ name: `${cluster.metadata.name}-app`, key: 'uri' });
+    expect(haCnpg.filter((o) => ['model-gateway-postgres', 'gateway-postgres-demo', 'gateway-database'].some((n) => o.metadata.name.startsWith(n)))).to.deep.equal([]);
   });
 
   it('the catalogue ConfigMap carries the repo\'s catalogue', function () {

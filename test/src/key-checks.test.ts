@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import Anthropic from '@anthropic-ai/sdk';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { openGatewayDatabase } from './harness/database.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 
 const NOT_PERMITTED = 'This API key is not permitted to make this request.';
@@ -204,13 +203,13 @@ describe('key checks', function () {
     it('is refused on its own while every other key keeps working', async function () {
       const good = await createKey(gw, { account: key.account_id });
       const bad = await createKey(gw, { account: key.account_id, ips: '10.0.0.0/8' });
-      const db = new Database(join(gw.dataDir, 'gateway.sqlite'));
-      db.prepare('UPDATE api_keys SET allowed_ips = ? WHERE id = ?').run('["10.0.0.0/33", "not json', bad.id);
-      db.prepare("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)").run(bad.id, Date.now());
+      const db = await openGatewayDatabase(gw);
+      await db.run('UPDATE api_keys SET allowed_ips = ? WHERE id = ?', '["10.0.0.0/33", "not json', bad.id);
+      await db.run("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)", bad.id, Date.now());
       const worse = await createKey(gw, { account: key.account_id, ips: '127.0.0.1' });
-      db.prepare('UPDATE api_keys SET allowed_ips = ? WHERE id = ?').run('["10.0.0.0/33"]', worse.id);
-      db.prepare("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)").run(worse.id, Date.now());
-      db.close();
+      await db.run('UPDATE api_keys SET allowed_ips = ? WHERE id = ?', '["10.0.0.0/33"]', worse.id);
+      await db.run("INSERT INTO change_log (entity, entity_id, change, at_ms) VALUES ('key', ?, 'updated', ?)", worse.id, Date.now());
+      await db.close();
       await new Promise((r) => setTimeout(r, 600));
       expect((await post(gw.url('/v1/messages'), { 'x-api-key': bad.key }, hello())).status).to.equal(403);
       expect((await post(gw.url('/v1/messages'), { 'x-api-key': worse.key }, hello())).status).to.equal(403);

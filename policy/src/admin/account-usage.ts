@@ -1,13 +1,17 @@
 import { billingPeriod, formatGbp, rfc3339Utc } from '../billing.js';
-import type { UsageLedger } from '../db/usage-ledger.js';
+import type { UsageReads } from '../db/gateway-store.js';
 import type { EffectiveLimits } from '../db/records.js';
 
-/** An account's usage this billing period, from the ledger: what `gatewayctl usage` prints. */
-export function accountUsage(accountId: string, limits: EffectiveLimits, ledger: UsageLedger, nowMs: number) {
+/** An account's usage this billing period, from the ledger's period totals: what `gatewayctl usage` prints. */
+export async function accountUsage(accountId: string, limits: EffectiveLimits, usage: UsageReads, nowMs: number) {
   const period = billingPeriod(nowMs, limits.anchor_day);
-  const used = ledger.usedUnits(accountId, period.startMs);
-  const rows = (env: 'live' | 'test') =>
-    ledger.byModel(accountId, env, period.startMs).map((m) => ({
+  const [used, live, test] = await Promise.all([
+    usage.usedUnits(accountId, period.startMs),
+    usage.byModel(accountId, 'live', period.startMs),
+    usage.byModel(accountId, 'test', period.startMs),
+  ]);
+  const rows = (env: 'live' | 'test', totals: typeof live) =>
+    totals.map((m) => ({
       model: m.model,
       requests: m.requests,
       billable_units: m.billable_units,
@@ -26,7 +30,7 @@ export function accountUsage(accountId: string, limits: EffectiveLimits, ledger:
       overage_ceiling: limits.overage_ceiling,
     },
     rate_limit: { requests_per_minute: limits.requests_per_minute, concurrency: limits.concurrency },
-    by_model: rows('live'),
-    test_by_model: rows('test'),
+    by_model: rows('live', live),
+    test_by_model: rows('test', test),
   };
 }

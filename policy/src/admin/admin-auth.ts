@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AuthenticationError, hashApiKey } from '@gateway/shared';
-import type { Administrator, AdministratorStore } from '../db/administrators.js';
+import type { Administrator } from '../db/administrators.js';
+import type { AdministratorRecords } from '../db/gateway-store.js';
 import { ADMIN_TOKEN_PATTERN } from './administrator-service.js';
 import { dummyHash, verifyPassword } from './passwords.js';
 import type { Caller } from './principal.js';
@@ -18,22 +19,22 @@ export interface SessionView {
 export class AdminAuth {
   readonly throttle: SignInThrottle;
 
-  constructor(private readonly admins: AdministratorStore, private readonly now: () => number = Date.now) {
+  constructor(private readonly admins: AdministratorRecords, private readonly now: () => number = Date.now) {
     this.throttle = new SignInThrottle(now);
   }
 
   /** `authorization: Bearer gw_admin_…` → the token's administrator. Unknown, malformed or revoked → 401. */
-  tokenCaller(authorization: string | undefined, address: string | null): Caller {
+  async tokenCaller(authorization: string | undefined, address: string | null): Promise<Caller> {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     const token = m?.[1];
     if (token === undefined || !ADMIN_TOKEN_PATTERN.test(token)) {
       throw new AuthenticationError('Missing or malformed admin token: send authorization: Bearer gw_admin_….');
     }
-    const record = this.admins.tokenByHash(hashApiKey(token));
-    const admin = record === undefined || record.revoked_at !== null ? undefined : this.admins.adminById(record.admin_id);
+    const record = await this.admins.tokenByHash(hashApiKey(token));
+    const admin = record === undefined || record.revoked_at !== null ? undefined : await this.admins.adminById(record.admin_id);
     if (record === undefined || admin === undefined) throw new AuthenticationError('Invalid admin token.');
     const nowIso = new Date(this.now()).toISOString();
-    if (record.last_used_at === null || Date.parse(nowIso) - Date.parse(record.last_used_at) > 60_000) this.admins.touchToken(record.id, nowIso);
+    if (record.last_used_at === null || Date.parse(nowIso) - Date.parse(record.last_used_at) > 60_000) await this.admins.touchToken(record.id, nowIso);
     return { principal: { kind: 'token', adminId: admin.id, email: admin.email, accountId: admin.account_id, tokenId: record.id }, address };
   }
 
@@ -45,7 +46,7 @@ export class AdminAuth {
   async signIn(email: string, password: string, address: string): Promise<{ cookie: string; view: SessionView }> {
     const keys = [`email:${email.toLowerCase()}`, `addr:${address}`];
     this.throttle.check(keys);
-    const admin = this.admins.adminByEmail(email.toLowerCase());
+    const admin = await this.admins.adminByEmail(email.toLowerCase());
     const ok = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
     if (admin === undefined || !ok) {
       this.throttle.fail(keys);
@@ -57,21 +58,21 @@ export class AdminAuth {
       id_hash: hashApiKey(cookie), admin_id: admin.id, csrf_token: randomBytes(24).toString('base64url'),
       created_at_ms: this.now(), expires_at_ms: this.now() + SESSION_TTL_MS,
     };
-    this.admins.deleteExpiredSessions(this.now());
-    this.admins.insertSession(session);
+    await this.admins.deleteExpiredSessions(this.now());
+    await this.admins.insertSession(session);
     return { cookie, view: this.view(admin, session.csrf_token, address) };
   }
 
-  session(cookie: string | undefined, address: string | null): SessionView | undefined {
+  async session(cookie: string | undefined, address: string | null): Promise<SessionView | undefined> {
     if (cookie === undefined || cookie === '') return undefined;
-    const session = this.admins.session(hashApiKey(cookie));
+    const session = await this.admins.session(hashApiKey(cookie));
     if (session === undefined || session.expires_at_ms <= this.now()) return undefined;
-    const admin = this.admins.adminById(session.admin_id);
+    const admin = await this.admins.adminById(session.admin_id);
     return admin === undefined ? undefined : this.view(admin, session.csrf_token, address);
   }
 
-  signOut(cookie: string | undefined): void {
-    if (cookie !== undefined && cookie !== '') this.admins.deleteSession(hashApiKey(cookie));
+  async signOut(cookie: string | undefined): Promise<void> {
+    if (cookie !== undefined && cookie !== '') await this.admins.deleteSession(hashApiKey(cookie));
   }
 
   private view(admin: Administrator, csrfToken: string, address: string | null): SessionView {

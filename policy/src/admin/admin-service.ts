@@ -2,15 +2,12 @@ import { InvalidRequestError, NotFoundError } from '@gateway/shared';
 import { accountUsage } from './account-usage.js';
 import { billingPeriod } from '../billing.js';
 import type { ModelCatalogue } from '../catalogue.js';
-import type { AdminStore } from '../db/admin-store.js';
-import type { AdministratorStore } from '../db/administrators.js';
-import type { AuditEntry, AuditLog } from '../db/audit-log.js';
-import type { Db } from '../db/database.js';
+import type { AuditEntry } from '../db/audit-log.js';
+import type { CreatedKey, GatewayStore } from '../db/gateway-store.js';
 import { effectiveLimits, type Account, type AccountOverrides, type EffectiveLimits, type KeyRecord, type Plan } from '../db/records.js';
-import type { UsageLedger } from '../db/usage-ledger.js';
-import type { DailyUsageRow, KeyTotals, UsageQueries } from '../db/usage-queries.js';
+import type { DailyUsageRow, KeyTotals } from '../db/usage-queries.js';
 import { AdministratorService } from './administrator-service.js';
-import { auditedChange, requirePlatform } from './audited-change.js';
+import { audited, requirePlatform } from './audited-change.js';
 import { HYGIENE_IDLE_MS, ROTATION_IDLE_MS, keyState, type KeyState } from './key-state.js';
 import { callerAccount, type Caller } from './principal.js';
 import { ENVIRONMENTS, PLAN_NAME, PRIVACY_MODES, Problems, RESIDENCIES, bool, expiry, int, ips, models, oneOf, text } from './validation.js';
@@ -21,12 +18,7 @@ export { keyState, type KeyState } from './key-state.js';
 export type RateProbe = (accountId: string, limits: EffectiveLimits) => Promise<{ remaining: number; resetUnix: number; inFlight: number } | null>;
 
 export interface AdminServiceDeps {
-  db: Db;
-  store: AdminStore;
-  admins: AdministratorStore;
-  audit: AuditLog;
-  usage: UsageQueries;
-  ledger: UsageLedger;
+  store: GatewayStore;
   catalogue: ModelCatalogue;
   now: () => number;
   rates?: RateProbe;
@@ -62,7 +54,7 @@ export interface KeyRow {
  * Every rule about plans, accounts, keys and administrators, in one place, under gatewayctl, the admin API and
  * the dashboard alike. Account isolation lives here: an account administrator asking about another account
  * gets the same 404 as for an account that does not exist. Every change is written to the audit log in the
- * same transaction as the change itself.
+ * same transaction as the change itself (the store writes the entry it is given with the change).
  */
 export class AdminService {
   /** Administrators and their API tokens, under the same rules and audit. */
@@ -82,15 +74,15 @@ export class AdminService {
 
   // ---- plans -------------------------------------------------------------------------------------------------
 
-  listPlans(caller: Caller): Plan[] {
-    const plans = this.d.store.listPlans();
+  async listPlans(caller: Caller): Promise<Plan[]> {
+    const plans = await this.d.store.listPlans();
     const own = callerAccount(caller);
     if (own === null) return plans;
-    const account = this.d.store.getAccount(own);
+    const account = await this.d.store.getAccount(own);
     return plans.filter((p) => p.name === account?.plan);
   }
 
-  createPlan(caller: Caller, input: { name?: unknown; residency?: unknown; models?: unknown } & LimitInput): Plan {
+  async createPlan(caller: Caller, input: { name?: unknown; residency?: unknown; models?: unknown } & LimitInput): Promise<Plan> {
     this.requirePlatform(caller, 'create plans');
     const p = new Problems();
     const name = text(p, 'name', input.name, 64);
@@ -106,10 +98,10 @@ export class AdminService {
       models: models(p, 'models', input.models, this.d.catalogue),
     };
     p.throwIfAny();
-    return auditedChange(this.d, caller, 'plan.create', { id: plan.name, accountId: null }, { ...plan }, () => this.d.store.createPlan(plan));
+    return this.d.store.createPlan(plan, audited(caller, 'plan.create', { id: plan.name, accountId: null }, { ...plan }));
   }
 
-  updatePlan(caller: Caller, name: string, input: { residency?: unknown; models?: unknown } & LimitInput): Plan {
+  async updatePlan(caller: Caller, name: string, input: { residency?: unknown; models?: unknown } & LimitInput): Promise<Plan> {
     this.requirePlatform(caller, 'change plans');
     const p = new Problems();
     const changes: Partial<Plan> = {};
@@ -126,63 +118,63 @@ export class AdminService {
     if (ceiling !== undefined) changes.overage_ceiling = ceiling;
     if (input.models !== undefined) changes.models = models(p, 'models', input.models, this.d.catalogue);
     p.throwIfAny();
-    return auditedChange(this.d, caller, 'plan.update', { id: name, accountId: null }, { ...changes }, () => this.d.store.updatePlan(name, changes));
+    return this.d.store.updatePlan(name, changes, audited(caller, 'plan.update', { id: name, accountId: null }, { ...changes }));
   }
 
   // ---- accounts ----------------------------------------------------------------------------------------------
 
-  listAccounts(caller: Caller): Account[] {
+  async listAccounts(caller: Caller): Promise<Account[]> {
     const own = callerAccount(caller);
-    const all = this.d.store.listAccounts();
+    const all = await this.d.store.listAccounts();
     return own === null ? all : all.filter((a) => a.id === own);
   }
 
   /** The account, if the caller may see it; otherwise the same 404 as for no account at all. */
-  getAccount(caller: Caller, id: string): Account {
+  async getAccount(caller: Caller, id: string): Promise<Account> {
     const own = callerAccount(caller);
-    const account = own === null || own === id ? this.d.store.getAccount(id) : undefined;
+    const account = own === null || own === id ? await this.d.store.getAccount(id) : undefined;
     if (account === undefined) throw new NotFoundError(`no account "${id}"`);
     return account;
   }
 
-  limits(account: Account): EffectiveLimits {
-    return effectiveLimits(this.d.store.getPlan(account.plan) as Plan, account);
+  async limits(account: Account): Promise<EffectiveLimits> {
+    return effectiveLimits((await this.d.store.getPlan(account.plan)) as Plan, account);
   }
 
-  createAccount(caller: Caller, input: { name?: unknown; plan?: unknown; anchor_day?: unknown } & LimitInput): Account {
+  async createAccount(caller: Caller, input: { name?: unknown; plan?: unknown; anchor_day?: unknown } & LimitInput): Promise<Account> {
     this.requirePlatform(caller, 'create accounts');
     const p = new Problems();
     const name = text(p, 'name', input.name, 200);
     const plan = text(p, 'plan', input.plan, 64);
-    if (plan !== '' && this.d.store.getPlan(plan) === undefined) p.add(`no plan "${plan}"`);
+    if (plan !== '' && (await this.d.store.getPlan(plan)) === undefined) p.add(`no plan "${plan}"`);
     const overrides = this.overrides(p, input);
     const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28) ?? null;
     p.throwIfAny();
-    return auditedChange(this.d, caller, 'account.create', (a) => ({ id: a.id, accountId: a.id }), { name, plan, overrides, anchor_day: anchor },
-      () => this.d.store.createAccount(name, plan, overrides, anchor));
+    return this.d.store.createAccount(name, plan, overrides, anchor,
+      audited(caller, 'account.create', (a) => ({ id: a.id, accountId: a.id }), { name, plan, overrides, anchor_day: anchor }));
   }
 
-  updateAccount(caller: Caller, id: string, input: { plan?: unknown; anchor_day?: unknown } & LimitInput): Account {
+  async updateAccount(caller: Caller, id: string, input: { plan?: unknown; anchor_day?: unknown } & LimitInput): Promise<Account> {
     this.requirePlatform(caller, 'change accounts');
-    this.getAccount(caller, id);
+    await this.getAccount(caller, id);
     const p = new Problems();
     let plan: string | undefined;
     if (input.plan !== undefined) {
       plan = text(p, 'plan', input.plan, 64);
-      if (plan !== '' && this.d.store.getPlan(plan) === undefined) p.add(`no plan "${plan}"`);
+      if (plan !== '' && (await this.d.store.getPlan(plan)) === undefined) p.add(`no plan "${plan}"`);
     }
     const overrides = this.overrides(p, input);
     const anchor = int(p, 'anchor_day', input.anchor_day, 1, 28);
     p.throwIfAny();
     const changes = { ...(plan === undefined ? {} : { plan }), overrides, ...(anchor === undefined ? {} : { anchor_day: anchor }) };
-    return auditedChange(this.d, caller, 'account.update', { id, accountId: id }, { ...changes }, () => this.d.store.updateAccount(id, changes));
+    return this.d.store.updateAccount(id, changes, audited(caller, 'account.update', { id, accountId: id }, { ...changes }));
   }
 
   // ---- keys --------------------------------------------------------------------------------------------------
 
-  listKeys(caller: Caller, accountId?: string): KeyRecord[] {
+  async listKeys(caller: Caller, accountId?: string): Promise<KeyRecord[]> {
     if (accountId !== undefined) {
-      this.getAccount(caller, accountId);
+      await this.getAccount(caller, accountId);
       return this.d.store.listKeys(accountId);
     }
     const own = callerAccount(caller);
@@ -190,28 +182,28 @@ export class AdminService {
   }
 
   /** Keys with their state and this billing period's requests and billable units (one grouped ledger scan). */
-  keyRows(caller: Caller, accountId: string): KeyRow[] {
-    const account = this.getAccount(caller, accountId);
+  async keyRows(caller: Caller, accountId: string): Promise<KeyRow[]> {
+    const account = await this.getAccount(caller, accountId);
     const now = this.d.now();
     const period = billingPeriod(now, account.anchor_day);
-    const totals = this.d.usage.perKeySince(accountId, period.startMs);
-    return this.d.store.listKeys(accountId).map((record) => ({
+    const totals = await this.d.store.perKeySince(accountId, period.startMs);
+    return (await this.d.store.listKeys(accountId)).map((record) => ({
       record,
       state: keyState(record, now),
       period: totals.get(record.id) ?? { requests: 0, billable_units: 0 },
     }));
   }
 
-  getKey(caller: Caller, id: string): KeyRecord {
-    const key = this.d.store.getKey(id);
+  async getKey(caller: Caller, id: string): Promise<KeyRecord> {
+    const key = await this.d.store.getKey(id);
     const own = callerAccount(caller);
     if (key === undefined || (own !== null && key.account_id !== own)) throw new NotFoundError(`no key "${id}"`);
     return key;
   }
 
-  createKey(caller: Caller, accountId: string, input: KeyInput): { record: KeyRecord; key: string } {
-    const account = this.getAccount(caller, accountId);
-    const plan = this.d.store.getPlan(account.plan) as Plan;
+  async createKey(caller: Caller, accountId: string, input: KeyInput): Promise<CreatedKey> {
+    const account = await this.getAccount(caller, accountId);
+    const plan = (await this.d.store.getPlan(account.plan)) as Plan;
     const p = new Problems();
     const name = text(p, 'name', input.name, 100);
     const environment = oneOf(p, 'environment', input.environment, ENVIRONMENTS);
@@ -230,29 +222,28 @@ export class AdminService {
       account_id: accountId, name, environment, residency, privacy_mode: privacy, allowed_models: allowedModels,
       allowed_ips: allowedIps, expires_at: expiresAt, requests_per_minute: rpm,
     };
-    return auditedChange(this.d, caller, 'key.create', (r) => ({ id: r.record.id, accountId }), (r) => keyAuditDetail(r.record),
-      () => this.d.store.createKey(settings));
+    return this.d.store.createKey(settings,
+      audited(caller, 'key.create', (r) => ({ id: r.record.id, accountId }), (r) => keyAuditDetail(r.record)));
   }
 
-  revokeKey(caller: Caller, id: string): KeyRecord {
-    const key = this.getKey(caller, id);
+  async revokeKey(caller: Caller, id: string): Promise<KeyRecord> {
+    const key = await this.getKey(caller, id);
     if (key.revoked_at !== null) return key;
-    return auditedChange(this.d, caller, 'key.revoke', { id, accountId: key.account_id }, { display: key.display, name: key.name },
-      () => this.d.store.revokeKey(id));
+    return this.d.store.revokeKey(id, audited(caller, 'key.revoke', { id, accountId: key.account_id }, { display: key.display, name: key.name }));
   }
 
   /** A replacement with the same settings; the old key stays valid until it is revoked. */
-  rotateKey(caller: Caller, id: string): { record: KeyRecord; key: string } {
-    const old = this.getKey(caller, id);
+  async rotateKey(caller: Caller, id: string): Promise<CreatedKey> {
+    const old = await this.getKey(caller, id);
     if (keyState(old, this.d.now()) !== 'active') throw new InvalidRequestError(`key "${id}" is ${keyState(old, this.d.now())}; create a new key instead`);
-    return auditedChange(this.d, caller, 'key.rotate', (r) => ({ id: r.record.id, accountId: old.account_id }),
-      (r) => ({ ...keyAuditDetail(r.record), rotated_from: id }), () => this.d.store.rotateKey(id));
+    return this.d.store.rotateKey(id, audited(caller, 'key.rotate', (r) => ({ id: r.record.id, accountId: old.account_id }),
+      (r) => ({ ...keyAuditDetail(r.record), rotated_from: id })));
   }
 
   /** The key that replaced this one, if it was rotated. */
-  replacementOf(caller: Caller, id: string): KeyRecord | undefined {
-    const key = this.getKey(caller, id);
-    return this.d.store.listKeys(key.account_id).find((k) => k.rotated_from === id);
+  async replacementOf(caller: Caller, id: string): Promise<KeyRecord | undefined> {
+    const key = await this.getKey(caller, id);
+    return (await this.d.store.listKeys(key.account_id)).find((k) => k.rotated_from === id);
   }
 
   /** After a rotation: idle once unused for ROTATION_IDLE_MS (or never used), so it can be revoked safely. */
@@ -261,9 +252,9 @@ export class AdminService {
   }
 
   /** Live keys worth a look: no expiry, idle over 30 days, or no IP restriction. */
-  hygiene(caller: Caller, accountId?: string): Array<{ record: KeyRecord; noExpiry: boolean; idle: boolean; noIpRestriction: boolean }> {
+  async hygiene(caller: Caller, accountId?: string): Promise<Array<{ record: KeyRecord; noExpiry: boolean; idle: boolean; noIpRestriction: boolean }>> {
     const now = this.d.now();
-    return this.listKeys(caller, accountId)
+    return (await this.listKeys(caller, accountId))
       .filter((k) => k.environment === 'live' && keyState(k, now) === 'active')
       .map((record) => {
         const lastSeen = Date.parse(record.last_used_at ?? record.created_at);
@@ -279,27 +270,27 @@ export class AdminService {
 
   // ---- usage -------------------------------------------------------------------------------------------------
 
-  accountUsage(caller: Caller, accountId: string): ReturnType<typeof accountUsage> {
-    const account = this.getAccount(caller, accountId);
-    return accountUsage(accountId, this.limits(account), this.d.ledger, this.d.now());
+  async accountUsage(caller: Caller, accountId: string): ReturnType<typeof accountUsage> {
+    const account = await this.getAccount(caller, accountId);
+    return accountUsage(accountId, await this.limits(account), this.d.store, this.d.now());
   }
 
   /** Daily rows per model between two UTC dates, both included. */
-  dailyUsage(caller: Caller, accountId: string, from: string | undefined, to: string | undefined): DailyUsageRow[] {
-    this.getAccount(caller, accountId);
+  async dailyUsage(caller: Caller, accountId: string, from: string | undefined, to: string | undefined): Promise<DailyUsageRow[]> {
+    await this.getAccount(caller, accountId);
     const { fromMs, toMs } = this.dateRange(from, to);
-    return this.d.usage.dailyByModel(accountId, fromMs, toMs);
+    return this.d.store.dailyByModel(accountId, fromMs, toMs);
   }
 
-  keyDailyUsage(caller: Caller, keyId: string, days: number): DailyUsageRow[] {
-    this.getKey(caller, keyId);
+  async keyDailyUsage(caller: Caller, keyId: string, days: number): Promise<DailyUsageRow[]> {
+    await this.getKey(caller, keyId);
     const toMs = startOfUtcDay(this.d.now()) + 86_400_000;
-    return this.d.usage.keyDailyByModel(keyId, toMs - days * 86_400_000, toMs);
+    return this.d.store.keyDailyByModel(keyId, toMs - days * 86_400_000, toMs);
   }
 
   async ratePosition(caller: Caller, accountId: string): Promise<{ limit: number; remaining: number; resetUnix: number; concurrency: number; inFlight: number } | null> {
-    const account = this.getAccount(caller, accountId);
-    const limits = this.limits(account);
+    const account = await this.getAccount(caller, accountId);
+    const limits = await this.limits(account);
     const probe = this.d.rates === undefined ? null : await this.d.rates(accountId, limits).catch(() => null);
     if (probe === null) return null;
     return { limit: limits.requests_per_minute, remaining: probe.remaining, resetUnix: probe.resetUnix, concurrency: limits.concurrency, inFlight: probe.inFlight };
@@ -325,13 +316,13 @@ export class AdminService {
   // ---- audit -------------------------------------------------------------------------------------------------
 
   /** Platform callers read every entry (or one account's); account administrators only their account's. */
-  auditTrail(caller: Caller, accountId?: string): AuditEntry[] {
+  async auditTrail(caller: Caller, accountId?: string): Promise<AuditEntry[]> {
     if (accountId !== undefined && accountId !== '') {
-      this.getAccount(caller, accountId);
-      return this.d.audit.list(accountId);
+      await this.getAccount(caller, accountId);
+      return this.d.store.listAudit(accountId);
     }
     const own = callerAccount(caller);
-    return this.d.audit.list(own ?? undefined);
+    return this.d.store.listAudit(own ?? undefined);
   }
 
   // ---- helpers -----------------------------------------------------------------------------------------------

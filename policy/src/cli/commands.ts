@@ -57,9 +57,9 @@ function tokenJson(t: AdminToken, email: string) {
 }
 
 export const COMMANDS: Record<string, Command> = {
-  'plans create': (ctx, argv) => {
+  'plans create': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['name', 'residency', 'models', ...LIMIT_FLAGS]);
-    const plan = ctx.service.createPlan(ctx.caller, {
+    const plan = await ctx.service.createPlan(ctx.caller, {
       name: required(cmd.flags, 'name'),
       residency: oneOf(cmd.flags, 'residency', RESIDENCIES),
       ...limitInput(cmd),
@@ -70,25 +70,25 @@ export const COMMANDS: Record<string, Command> = {
     });
     return { json: planJson(plan), text: `Created plan ${plan.name}.` };
   },
-  'plans update': (ctx, argv) => {
+  'plans update': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['residency', 'models', ...LIMIT_FLAGS]);
     const name = cmd.positionals[0];
     if (name === undefined) throw new UsageError('plans update NAME [--rpm N …]');
     const residency = optionalString(cmd.flags, 'residency') === undefined ? undefined : oneOf(cmd.flags, 'residency', RESIDENCIES);
-    const plan = ctx.service.updatePlan(ctx.caller, name, { ...limitInput(cmd), residency, models: optionalList(cmd.flags, 'models') });
+    const plan = await ctx.service.updatePlan(ctx.caller, name, { ...limitInput(cmd), residency, models: optionalList(cmd.flags, 'models') });
     return { json: planJson(plan), text: `Updated plan ${plan.name}.` };
   },
-  'plans list': (ctx, argv) => {
+  'plans list': async (ctx, argv) => {
     parseCommand(argv, []);
-    const plans = ctx.service.listPlans(ctx.caller).map(planJson);
+    const plans = (await ctx.service.listPlans(ctx.caller)).map(planJson);
     const text = plans
       .map((p) => `${p.name}\t${p.residency}\trpm=${p.requests_per_minute}\tconcurrency=${p.concurrency}\tallowance=${p.allowance}\toverage=${p.overage_allowed}${p.overage_allowed ? `(ceiling ${p.overage_ceiling})` : ''}\tmodels=${p.models?.join(',') ?? 'all'}`)
       .join('\n');
     return { json: plans, text: text === '' ? 'No plans.' : text };
   },
-  'accounts create': (ctx, argv) => {
+  'accounts create': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['name', 'plan', 'anchor-day', ...LIMIT_FLAGS]);
-    const account = ctx.service.createAccount(ctx.caller, {
+    const account = await ctx.service.createAccount(ctx.caller, {
       name: required(cmd.flags, 'name'),
       plan: required(cmd.flags, 'plan'),
       ...limitInput(cmd),
@@ -96,23 +96,23 @@ export const COMMANDS: Record<string, Command> = {
     });
     return { json: accountJson(account), text: `Created account ${account.id} (${account.name}) on plan ${account.plan}.` };
   },
-  'accounts update': (ctx, argv) => {
+  'accounts update': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['plan', 'anchor-day', ...LIMIT_FLAGS]);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('accounts update ACCOUNT_ID [--rpm N …]');
-    const account = ctx.service.updateAccount(ctx.caller, id, {
+    const account = await ctx.service.updateAccount(ctx.caller, id, {
       plan: optionalString(cmd.flags, 'plan'),
       ...limitInput(cmd),
       anchor_day: optionalInt(cmd.flags, 'anchor-day', 1),
     });
     return { json: accountJson(account), text: `Updated account ${account.id}.` };
   },
-  'accounts list': (ctx, argv) => {
+  'accounts list': async (ctx, argv) => {
     parseCommand(argv, []);
-    const accounts = ctx.service.listAccounts(ctx.caller).map(accountJson);
+    const accounts = (await ctx.service.listAccounts(ctx.caller)).map(accountJson);
     return { json: accounts, text: accounts.map((a) => `${a.id}\t${a.name}\t${a.plan}`).join('\n') || 'No accounts.' };
   },
-  'keys create': (ctx, argv) => {
+  'keys create': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['account', 'name', 'env', 'residency', 'privacy', 'models', 'ips', 'expires', 'rpm']);
     const account = required(cmd.flags, 'account');
     const input = {
@@ -125,37 +125,37 @@ export const COMMANDS: Record<string, Command> = {
       expires_at: optionalString(cmd.flags, 'expires'),
       requests_per_minute: optionalInt(cmd.flags, 'rpm', 1),
     };
-    const { record, key } = ctx.service.createKey(ctx.caller, account, input);
+    const { record, key } = await ctx.service.createKey(ctx.caller, account, input);
     return { json: createdKeyJson(record, key), text: keyCreatedText(record, key) };
   },
-  'keys list': (ctx, argv) => {
+  'keys list': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['account']);
-    const keys = ctx.service.listKeys(ctx.caller, optionalString(cmd.flags, 'account')).map((k) => keyJson(k, ctx.now()));
+    const keys = (await ctx.service.listKeys(ctx.caller, optionalString(cmd.flags, 'account'))).map((k) => keyJson(k, ctx.now()));
     const text = keys
       .map((k) => `${k.id}\t${k.key}\t${k.name}\t${k.environment}\t${k.residency}\t${k.privacy_mode}\t${k.status}\tlast used ${k.last_used_at ?? 'never'}`)
       .join('\n');
     return { json: keys, text: text || 'No keys.' };
   },
-  'keys revoke': (ctx, argv) => {
+  'keys revoke': async (ctx, argv) => {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('keys revoke KEY_ID');
-    const k = ctx.service.revokeKey(ctx.caller, id);
+    const k = await ctx.service.revokeKey(ctx.caller, id);
     return { json: keyJson(k, ctx.now()), text: `Revoked key ${k.id} (${k.display}).` };
   },
-  'keys rotate': (ctx, argv) => {
+  'keys rotate': async (ctx, argv) => {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('keys rotate KEY_ID');
-    const { record, key } = ctx.service.rotateKey(ctx.caller, id);
+    const { record, key } = await ctx.service.rotateKey(ctx.caller, id);
     return {
       json: { ...createdKeyJson(record, key), rotated_from: id },
       text: `${keyCreatedText(record, key)}\nThe old key ${id} stays valid until you revoke it: deploy the new key, check the old key's last-used time is idle, then run \`gatewayctl keys revoke ${id}\`.`,
     };
   },
-  usage: (ctx, argv) => {
+  usage: async (ctx, argv) => {
     const cmd = parseCommand(argv, ['account']);
-    const u = ctx.service.accountUsage(ctx.caller, required(cmd.flags, 'account'));
+    const u = await ctx.service.accountUsage(ctx.caller, required(cmd.flags, 'account'));
     const text = [
       `Account ${u.account_id} on plan ${u.plan}, period ${u.period.start} – ${u.period.end}`,
       `Tokens: ${u.tokens.used} of ${u.tokens.allowance} used (${u.tokens.percent_used}%), ${u.tokens.remaining} remaining`,
@@ -177,30 +177,30 @@ export const COMMANDS: Record<string, Command> = {
     const role = admin.account_id === null ? 'platform administrator' : `administrator of account ${admin.account_id}`;
     return { json: adminJson(admin), text: `Created ${role} ${admin.email} (${admin.id}).` };
   },
-  'admins list': (ctx, argv) => {
+  'admins list': async (ctx, argv) => {
     parseCommand(argv, []);
-    const admins = ctx.service.administrators.listAdmins(ctx.caller).map(adminJson);
+    const admins = (await ctx.service.administrators.listAdmins(ctx.caller)).map(adminJson);
     return { json: admins, text: admins.map((a) => `${a.id}\t${a.email}\t${a.account_id ?? 'platform'}`).join('\n') || 'No administrators.' };
   },
-  'admins tokens create': (ctx, argv) => {
+  'admins tokens create': async (ctx, argv) => {
     const cmd = parseCommand(argv, ['email', 'name']);
     const email = required(cmd.flags, 'email');
-    const { record, token } = ctx.service.administrators.createToken(ctx.caller, { email, name: required(cmd.flags, 'name') });
+    const { record, token } = await ctx.service.administrators.createToken(ctx.caller, { email, name: required(cmd.flags, 'name') });
     return {
       json: { ...tokenJson(record, email.toLowerCase()), token },
       text: `Created admin API token ${record.id} for ${email}.\nStore it now; it is not shown again:\n\n    ${token}\n`,
     };
   },
-  'admins tokens revoke': (ctx, argv) => {
+  'admins tokens revoke': async (ctx, argv) => {
     const cmd = parseCommand(argv, []);
     const id = cmd.positionals[0];
     if (id === undefined) throw new UsageError('admins tokens revoke TOKEN_ID');
-    const t = ctx.service.administrators.revokeToken(ctx.caller, id);
+    const t = await ctx.service.administrators.revokeToken(ctx.caller, id);
     return { json: { id: t.id, name: t.name, display: t.display, revoked_at: t.revoked_at }, text: `Revoked admin API token ${t.id} (${t.display}).` };
   },
-  audit: (ctx, argv) => {
+  audit: async (ctx, argv) => {
     const cmd = parseCommand(argv, ['account']);
-    const entries = ctx.service.auditTrail(ctx.caller, optionalString(cmd.flags, 'account'));
+    const entries = await ctx.service.auditTrail(ctx.caller, optionalString(cmd.flags, 'account'));
     const text = entries
       .map((e) => `${e.at}\t${e.actor_kind}:${e.actor}\t${e.address ?? '-'}\t${e.action}\t${e.target_id}\t${JSON.stringify(e.detail)}`)
       .join('\n');

@@ -2,12 +2,13 @@ import { userInfo } from 'node:os';
 import { ConfigError, GatewayError, loadConfig } from '@gateway/shared';
 import { createAdminService } from '../admin/create-admin-service.js';
 import { ModelCatalogue } from '../catalogue.js';
-import { openDatabase } from '../db/database.js';
+import { openStore } from '../db/open-store.js';
 import { UsageError } from './args.js';
 import { ATTESTATION_COMMANDS } from './attestation-commands.js';
 import { COMMANDS } from './commands.js';
+import { dbCopy } from './db-copy-command.js';
 
-const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on GATEWAY_DATA_DIR).
+const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway (works on DATABASE_URL when set, else GATEWAY_DATA_DIR).
 
   gatewayctl plans create --name N --residency uk|eu --rpm N --concurrency N --allowance N [--overage true|false --overage-ceiling N] [--models a,b]
   gatewayctl plans update NAME [--rpm N --concurrency N --allowance N --overage true|false --overage-ceiling N --models a,b]
@@ -28,6 +29,7 @@ const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway 
   gatewayctl attestation verify <jws> [--jwks FILE]   (exit 0 when valid, 1 when not)
   gatewayctl attestation rotate
   gatewayctl attestation jwks
+  gatewayctl db copy --to postgres://user:password@host:port/db [--from FILE]   (SQLite → an empty PostgreSQL)
 
 Every command takes --json for machine-readable output.`;
 
@@ -44,10 +46,13 @@ export async function main(
     return argv.length === 0 ? 2 : 0;
   }
   // The longest command name that matches: `admins tokens create`, `keys create`, `usage`.
-  const name = [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined || ATTESTATION_COMMANDS[n] !== undefined) ?? '';
+  const copy = argv[0] === 'db' && argv[1] === 'copy';
+  const name = copy
+    ? 'db copy'
+    : [3, 2, 1].map((n) => argv.slice(0, n).join(' ')).find((n) => COMMANDS[n] !== undefined || ATTESTATION_COMMANDS[n] !== undefined) ?? '';
   const command = COMMANDS[name];
   const attestationCommand = ATTESTATION_COMMANDS[name];
-  if (command === undefined && attestationCommand === undefined) {
+  if (command === undefined && attestationCommand === undefined && !copy) {
     err(`gatewayctl: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${HELP}\n`);
     return 2;
   }
@@ -60,6 +65,14 @@ export async function main(
     err(`${e instanceof ConfigError ? e.message : String(e)}\n`);
     return 2;
   }
+  const failed = (e: unknown): number => {
+    if (e instanceof UsageError || e instanceof GatewayError) {
+      if (json) out(`${JSON.stringify({ error: e.message })}\n`);
+      err(`gatewayctl ${name}: ${e.message}\n`);
+      return e instanceof UsageError ? 2 : 1;
+    }
+    throw e;
+  };
   // The attestation commands work on the key file alone: no database.
   if (attestationCommand !== undefined) {
     try {
@@ -72,23 +85,32 @@ export async function main(
       return e instanceof UsageError ? 2 : 1;
     }
   }
-  if (command === undefined) return 2; // unreachable: one of the two tables named it
-  const db = openDatabase(config.databaseFile);
+  if (copy || command === undefined) {
+    try {
+      const result = await dbCopy(rest, config.databaseFile);
+      out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+      return result.identical ? 0 : 1;
+    } catch (e) {
+      return failed(e);
+    }
+  }
+  let store;
+  try {
+    store = await openStore(config, { poolSize: 2 });
+  } catch (e) {
+    err(`gatewayctl: cannot open the database: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
   try {
     const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
-    const service = createAdminService(db, catalogue);
+    const service = createAdminService(store, catalogue);
     const result = await command({ service, caller: { principal: { kind: 'cli', user: cliUser() }, address: null }, now: Date.now, readStdin }, rest);
     out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof GatewayError) {
-      if (json) out(`${JSON.stringify({ error: e.message })}\n`);
-      err(`gatewayctl ${name}: ${e.message}\n`);
-      return e instanceof UsageError ? 2 : 1;
-    }
-    throw e;
+    return failed(e);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 

@@ -3,72 +3,7 @@ import type { Environment, PrivacyMode, Residency } from '@gateway/shared';
 import type { Db } from './database.js';
 import { rebuildAccountTotals } from './usage-totals.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
-
-interface PlanRow {
-  name: string;
-  residency: Residency;
-  requests_per_minute: number;
-  concurrency: number;
-  allowance: number;
-  overage_allowed: number;
-  overage_ceiling: number;
-  models: string | null;
-}
-
-interface AccountRow {
-  id: string;
-  name: string;
-  plan: string;
-  requests_per_minute: number | null;
-  concurrency: number | null;
-  allowance: number | null;
-  overage_allowed: number | null;
-  overage_ceiling: number | null;
-  anchor_day: number | null;
-  created_at: string;
-}
-
-interface KeyRow extends Omit<KeyRecord, 'allowed_models' | 'allowed_ips'> {
-  allowed_models: string | null;
-  allowed_ips: string | null;
-}
-
-/** A JSON list column; a corrupt one reads as the empty list, which admits nothing (fail closed). */
-function jsonList(s: string | null): string[] | null {
-  if (s === null) return null;
-  try {
-    const v: unknown = JSON.parse(s);
-    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : [];
-  } catch {
-    return [];
-  }
-}
-const listJson = (l: readonly string[] | null | undefined): string | null => (l == null ? null : JSON.stringify(l));
-
-export function planFromRow(r: PlanRow): Plan {
-  return { ...r, overage_allowed: r.overage_allowed === 1, models: jsonList(r.models) };
-}
-
-export function accountFromRow(r: AccountRow): Account {
-  return {
-    id: r.id,
-    name: r.name,
-    plan: r.plan,
-    anchor_day: r.anchor_day,
-    created_at: r.created_at,
-    overrides: {
-      requests_per_minute: r.requests_per_minute,
-      concurrency: r.concurrency,
-      allowance: r.allowance,
-      overage_allowed: r.overage_allowed === null ? null : r.overage_allowed === 1,
-      overage_ceiling: r.overage_ceiling,
-    },
-  };
-}
-
-export function keyFromRow(r: KeyRow): KeyRecord {
-  return { ...r, allowed_models: jsonList(r.allowed_models), allowed_ips: jsonList(r.allowed_ips) };
-}
+import { accountFromRow, fullOverrides, keyFromRow, listJson, planFromRow, replacementKey, type AccountRow, type KeyRow, type PlanRow } from './rows.js';
 
 export interface NewKey {
   account_id: string;
@@ -247,19 +182,7 @@ export class AdminStore {
     if (old === undefined) throw new NotFoundError(`no key "${id}"`);
     if (old.revoked_at !== null) throw new InvalidRequestError(`key "${id}" is revoked; create a new key instead`);
     const plan = this.getPlan(this.getAccount(old.account_id)?.plan ?? '');
-    return this.createKey({
-      account_id: old.account_id,
-      name: old.name,
-      environment: old.environment,
-      // An eu key whose account moved to a uk-only plan is already held to uk; its replacement says so.
-      residency: plan?.residency === 'uk' ? 'uk' : old.residency,
-      privacy_mode: old.privacy_mode,
-      allowed_models: old.allowed_models,
-      allowed_ips: old.allowed_ips,
-      expires_at: old.expires_at,
-      requests_per_minute: old.requests_per_minute,
-      rotated_from: old.id,
-    });
+    return this.createKey(replacementKey(old, plan));
   }
 
   /** Last-used times, batched (the policy service writes them at most once a minute per key). */
@@ -282,14 +205,4 @@ export class AdminStore {
     const row = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM change_log').get() as { seq: number };
     return row.seq;
   }
-}
-
-function fullOverrides(o: Partial<AccountOverrides>): AccountOverrides {
-  return {
-    requests_per_minute: o.requests_per_minute ?? null,
-    concurrency: o.concurrency ?? null,
-    allowance: o.allowance ?? null,
-    overage_allowed: o.overage_allowed ?? null,
-    overage_ceiling: o.overage_ceiling ?? null,
-  };
 }

@@ -11,6 +11,14 @@ export interface DailyUsageRow {
   cost_units: bigint;
 }
 
+export interface ModelTotals {
+  model: string;
+  requests: number;
+  billable_units: number;
+  /** 1e-8 GBP, exact */
+  cost_units: bigint;
+}
+
 export interface KeyTotals {
   requests: number;
   billable_units: number;
@@ -23,28 +31,36 @@ export class UsageQueries {
   private readonly daily;
   private readonly keyDaily;
   private readonly perKey;
+  private readonly sumUsed;
+  private readonly totals;
 
   constructor(db: Db) {
-    this.daily = db
-      .prepare(
-        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
-           SUM(cost_units) AS cost_units
-         FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
-         GROUP BY date, environment, model ORDER BY date, environment, model`,
-      )
-      .safeIntegers(true);
-    this.keyDaily = db
-      .prepare(
-        `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
-           SUM(cost_units) AS cost_units
-         FROM usage_ledger WHERE key_id = ? AND finished_at_ms >= ? AND finished_at_ms < ?
-         GROUP BY date, environment, model ORDER BY date, environment, model`,
-      )
-      .safeIntegers(true);
+    // By account and by key: the same grouping, filtered on one column or the other.
+    const daily = (column: 'account_id' | 'key_id') =>
+      db
+        .prepare(
+          `SELECT ${DAY} AS date, environment, model, COUNT(*) AS requests, SUM(billable_units) AS billable_units,
+             SUM(cost_units) AS cost_units
+           FROM usage_ledger WHERE ${column} = ? AND finished_at_ms >= ? AND finished_at_ms < ?
+           GROUP BY date, environment, model ORDER BY date, environment, model`,
+        )
+        .safeIntegers(true);
+    this.daily = daily('account_id');
+    this.keyDaily = daily('key_id');
     this.perKey = db.prepare(
       `SELECT key_id, COUNT(*) AS requests, SUM(billable_units) AS billable_units
        FROM usage_ledger WHERE account_id = ? AND finished_at_ms >= ? GROUP BY key_id`,
     );
+    this.sumUsed = db.prepare(
+      `SELECT COALESCE(SUM(billable_units), 0) AS used FROM usage_totals
+       WHERE account_id = ? AND environment = 'live' AND period_start_ms = ?`,
+    );
+    this.totals = db
+      .prepare(
+        `SELECT model, requests, billable_units, cost_units FROM usage_totals
+         WHERE account_id = ? AND environment = ? AND period_start_ms = ? ORDER BY model`,
+      )
+      .safeIntegers(true);
   }
 
   /** One row per UTC day, environment and model in [fromMs, toMs). */
@@ -60,6 +76,17 @@ export class UsageQueries {
   perKeySince(accountId: string, fromMs: number): Map<string, KeyTotals> {
     const rows = this.perKey.all(accountId, fromMs) as Array<{ key_id: string; requests: number; billable_units: number }>;
     return new Map(rows.map((r) => [r.key_id, { requests: r.requests, billable_units: r.billable_units }]));
+  }
+
+  /** Billable units of live traffic in the period starting at `startMs` (from the period totals). */
+  usedUnits(accountId: string, startMs: number): number {
+    return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
+  }
+
+  /** The period's totals per model for one environment. */
+  byModel(accountId: string, environment: Environment, startMs: number): ModelTotals[] {
+    const rows = this.totals.all(accountId, environment, startMs) as Array<{ model: string; requests: bigint; billable_units: bigint; cost_units: bigint }>;
+    return rows.map((r) => ({ model: r.model, requests: Number(r.requests), billable_units: Number(r.billable_units), cost_units: r.cost_units }));
   }
 }
 

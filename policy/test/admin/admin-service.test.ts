@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '@gateway/shared';
 import { ModelCatalogue } from '../../src/catalogue.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
+import { SqliteStore } from '../../src/db/sqlite-store.js';
 import { createAdminService } from '../../src/admin/create-admin-service.js';
 import type { AdminService } from '../../src/admin/admin-service.js';
 import type { Caller } from '../../src/admin/principal.js';
 import { runGatewayctl } from '../../src/index.js';
+import { rejection } from '../support/rejection.js';
 
 const cli: Caller = { principal: { kind: 'cli', user: 'ops' }, address: null };
 
@@ -23,10 +25,10 @@ describe('admin service: one set of rules, isolation, audit', function () {
   before(async function () {
     dir = mkdtempSync(join(tmpdir(), 'gw-admin-svc-'));
     db = openDatabase(join(dir, 'gateway.sqlite'));
-    svc = createAdminService(db, ModelCatalogue.load());
-    svc.createPlan(cli, { name: 'ukonly', residency: 'uk', requests_per_minute: 60, concurrency: 2, allowance: 1000 });
-    acctA = svc.createAccount(cli, { name: 'A', plan: 'ukonly' }).id;
-    acctB = svc.createAccount(cli, { name: 'B', plan: 'ukonly' }).id;
+    svc = createAdminService(new SqliteStore(db), ModelCatalogue.load());
+    await svc.createPlan(cli, { name: 'ukonly', residency: 'uk', requests_per_minute: 60, concurrency: 2, allowance: 1000 });
+    acctA = (await svc.createAccount(cli, { name: 'A', plan: 'ukonly' })).id;
+    acctB = (await svc.createAccount(cli, { name: 'B', plan: 'ukonly' })).id;
     const a = await svc.administrators.createAdmin(cli, { email: 'a@example.com', password: 'correct horse battery', account_id: acctA });
     adminA = { principal: { kind: 'admin', adminId: a.id, email: a.email, accountId: acctA }, address: '192.0.2.7' };
   });
@@ -35,10 +37,10 @@ describe('admin service: one set of rules, isolation, audit', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refuses a key wider than its plan, unknown models, bad IPs and a past expiry, all at once', function () {
+  it('refuses a key wider than its plan, unknown models, bad IPs and a past expiry, all at once', async function () {
     let err: unknown;
     try {
-      svc.createKey(cli, acctA, {
+      await svc.createKey(cli, acctA, {
         name: 'k', environment: 'live', residency: 'eu', allowed_models: ['alpha-fable-5'], allowed_ips: ['10.0.0.300'],
         expires_at: '2001-01-01T00:00:00Z',
       });
@@ -50,26 +52,26 @@ describe('admin service: one set of rules, isolation, audit', function () {
     expect(msg).to.contain('permits only uk keys').and.contain('unknown model "alpha-fable-5"').and.contain('allowed_ips').and.contain('in the future');
   });
 
-  it('gives an account administrator only their own account; others are 404 like a missing one', function () {
-    expect(svc.listAccounts(adminA).map((a) => a.id)).to.deep.equal([acctA]);
-    const other = svc.createKey(cli, acctB, { name: 'b', environment: 'test', residency: 'uk' }).record;
-    expect(() => svc.getAccount(adminA, acctB)).to.throw(NotFoundError, `no account "${acctB}"`);
-    expect(() => svc.listKeys(adminA, acctB)).to.throw(NotFoundError);
-    expect(() => svc.revokeKey(adminA, other.id)).to.throw(NotFoundError);
-    expect(() => svc.rotateKey(adminA, other.id)).to.throw(NotFoundError);
-    expect(() => svc.createAccount(adminA, { name: 'C', plan: 'ukonly' })).to.throw(ForbiddenError);
-    expect(svc.auditTrail(adminA).every((e) => e.account_id === acctA)).to.equal(true);
-    expect(() => svc.auditTrail(adminA, acctB)).to.throw(NotFoundError);
+  it('gives an account administrator only their own account; others are 404 like a missing one', async function () {
+    expect((await svc.listAccounts(adminA)).map((a) => a.id)).to.deep.equal([acctA]);
+    const other = (await svc.createKey(cli, acctB, { name: 'b', environment: 'test', residency: 'uk' })).record;
+    expect(await rejection(svc.getAccount(adminA, acctB))).to.be.instanceOf(NotFoundError).with.property('message', `no account "${acctB}"`);
+    expect(await rejection(svc.listKeys(adminA, acctB))).to.be.instanceOf(NotFoundError);
+    expect(await rejection(svc.revokeKey(adminA, other.id))).to.be.instanceOf(NotFoundError);
+    expect(await rejection(svc.rotateKey(adminA, other.id))).to.be.instanceOf(NotFoundError);
+    expect(await rejection(svc.createAccount(adminA, { name: 'C', plan: 'ukonly' }))).to.be.instanceOf(ForbiddenError);
+    expect((await svc.auditTrail(adminA)).every((e) => e.account_id === acctA)).to.equal(true);
+    expect(await rejection(svc.auditTrail(adminA, acctB))).to.be.instanceOf(NotFoundError);
   });
 
-  it('writes who, what, when and from where for every change, and the log cannot be edited', function () {
-    const { record } = svc.createKey(adminA, acctA, { name: 'web', environment: 'live', residency: 'uk', privacy_mode: 'redact' });
-    svc.revokeKey(adminA, record.id);
-    const [revoke, create] = svc.auditTrail(cli, acctA);
+  it('writes who, what, when and from where for every change, and the log cannot be edited', async function () {
+    const { record } = await svc.createKey(adminA, acctA, { name: 'web', environment: 'live', residency: 'uk', privacy_mode: 'redact' });
+    await svc.revokeKey(adminA, record.id);
+    const [revoke, create] = await svc.auditTrail(cli, acctA);
     expect(revoke).to.include({ actor_kind: 'admin', actor: 'a@example.com', address: '192.0.2.7', action: 'key.revoke', target_id: record.id });
     expect(create).to.include({ action: 'key.create', target_id: record.id });
     expect(create?.detail).to.include({ residency: 'uk', privacy_mode: 'redact', display: record.display });
-    expect(JSON.stringify(svc.auditTrail(cli))).to.not.contain(record.key_hash);
+    expect(JSON.stringify(await svc.auditTrail(cli))).to.not.contain(record.key_hash);
     expect(() => db.prepare('DELETE FROM audit_log').run()).to.throw(/append-only/);
     expect(() => db.prepare("UPDATE audit_log SET actor = 'x'").run()).to.throw(/append-only/);
   });
@@ -83,9 +85,9 @@ describe('admin service: one set of rules, isolation, audit', function () {
     expect(tok.token).to.match(/^gw_admin_[A-Za-z0-9]{32}$/);
     const row = db.prepare('SELECT token_hash FROM admin_tokens WHERE id = ?').get(tok.id) as { token_hash: string };
     expect(row.token_hash).to.match(/^[0-9a-f]{64}$/).and.not.equal(tok.token);
-    const entry = svc.auditTrail(cli, acctA).find((e) => e.action === 'token.create');
+    const entry = (await svc.auditTrail(cli, acctA)).find((e) => e.action === 'token.create');
     expect(entry).to.include({ actor_kind: 'cli', address: null, target_id: tok.id });
-    expect(JSON.stringify(svc.auditTrail(cli))).to.not.contain(tok.token);
+    expect(JSON.stringify(await svc.auditTrail(cli))).to.not.contain(tok.token);
 
     let pwOut = '';
     const made = await runGatewayctl(['admins', 'create', '--email', 'root@example.com', '--password-stdin', '--json'],

@@ -30,7 +30,7 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     gw = await new TestGateway({ env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: UPSTREAM_KEY } }).start();
     await gw.ctl('plans', 'create', '--name', 'business', '--residency', 'eu', '--rpm', '600', '--concurrency', '10', '--allowance', '5000000');
     accountId = (await gw.ctl<{ id: string }>('accounts', 'create', '--name', 'Acme <Widgets> & Co', '--plan', 'business')).id;
-    const code = await runGatewayctl(['admins', 'create', '--email', EMAIL, '--password-stdin'], { GATEWAY_DATA_DIR: gw.dataDir },
+    const code = await runGatewayctl(['admins', 'create', '--email', EMAIL, '--password-stdin'], gw.ctlEnv,
       () => undefined, () => undefined, async () => `${PASSWORD}\n`);
     expect(code).to.equal(0);
     browser = await launchChromium();

@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { runGatewayctl } from '@gateway/policy';
+import { testDatabaseUrl } from '@gateway/policy/test-support/postgres';
+import { startTestRedis, type TestRedis } from '@gateway/policy/test-support/redis';
 import { hashApiKey } from '@gateway/shared';
 
 /**
@@ -106,9 +108,19 @@ export interface GatewayOptions {
   proxies?: number;
   /** counters in this Redis (a disposable server, or REDIS_URL) under this run's key prefix */
   redis?: { url: string; keyPrefix: string };
+  /** the engine this gateway keeps its keys in (default: TEST_DATABASE); `databaseUrl` an existing PostgreSQL database */
+  database?: 'sqlite' | 'postgres';
+  databaseUrl?: string;
 }
 
-/** A policy service and a proxy (or several), as separate processes over real gRPC, on a temp SQLite file. */
+/**
+ * Which engine the suite's gateways keep their keys in: `GATEWAY_TEST_DATABASE=postgres` runs every TestGateway
+ * on a fresh PostgreSQL database (a server the harness starts) with a Redis of its own when the test gave none
+ * (the policy service refuses DATABASE_URL without REDIS_URL); unset, a temp SQLite file as before.
+ */
+export const TEST_DATABASE: 'sqlite' | 'postgres' = process.env['GATEWAY_TEST_DATABASE'] === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A policy service and a proxy (or several), as separate processes over real gRPC, on a temp SQLite file (or PostgreSQL). */
 export class TestGateway {
   policy!: ServiceProcess;
   proxiesRunning: ServiceProcess[] = [];
@@ -117,6 +129,9 @@ export class TestGateway {
   adminPort = 0;
   ports: number[] = [];
   readonly dataDir: string;
+  /** set when the suite runs on PostgreSQL (TEST_DATABASE) */
+  databaseUrl: string | undefined;
+  private ownRedis: TestRedis | undefined;
   private readonly ownsDataDir: boolean;
 
   constructor(private readonly options: GatewayOptions = {}) {
@@ -139,6 +154,8 @@ export class TestGateway {
       DRAIN_GRACE_MS: '0',
       DRAIN_TIMEOUT_MS: '1000',
       ...(this.options.redis === undefined ? {} : { REDIS_URL: this.options.redis.url, REDIS_KEY_PREFIX: this.options.redis.keyPrefix }),
+      ...(this.ownRedis === undefined ? {} : { REDIS_URL: this.ownRedis.url, REDIS_KEY_PREFIX: this.ownRedis.keyPrefix }),
+      ...(this.databaseUrl === undefined ? {} : { DATABASE_URL: this.databaseUrl }),
       ...this.options.env,
     };
   }
@@ -148,7 +165,16 @@ export class TestGateway {
     return `http://127.0.0.1:${this.ports[0]}`;
   }
 
+  /** What gatewayctl needs to work on this gateway's data (as `npx gatewayctl` would be run beside it). */
+  get ctlEnv(): Record<string, string> {
+    return { GATEWAY_DATA_DIR: this.dataDir, ...(this.databaseUrl === undefined ? {} : { DATABASE_URL: this.databaseUrl }) };
+  }
+
   async start(): Promise<this> {
+    if ((this.options.database ?? TEST_DATABASE) === 'postgres' && this.databaseUrl === undefined) {
+      this.databaseUrl = this.options.databaseUrl ?? (await testDatabaseUrl('e2e'));
+      if (this.options.redis === undefined) this.ownRedis = await startTestRedis();
+    }
     await this.startPolicy();
     for (let i = 0; i < (this.options.proxies ?? 1); i += 1) await this.startProxy();
     return this;
@@ -177,7 +203,7 @@ export class TestGateway {
   async ctl<T = Record<string, unknown>>(...args: string[]): Promise<T> {
     let out = '';
     let err = '';
-    const code = await runGatewayctl([...args, '--json'], { GATEWAY_DATA_DIR: this.dataDir }, (s) => (out += s), (s) => (err += s));
+    const code = await runGatewayctl([...args, '--json'], this.ctlEnv, (s) => (out += s), (s) => (err += s));
     if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed (${code}): ${err}`);
     const parsed = JSON.parse(out) as T;
     // API keys and admin API tokens alike (both are stored as SHA-256)
@@ -190,6 +216,7 @@ export class TestGateway {
   async stop(): Promise<void> {
     await Promise.all(this.proxiesRunning.map((p) => p.stop()));
     await this.policy?.stop();
+    await this.ownRedis?.dispose();
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
     for (const p of [this.policy, ...this.proxiesRunning]) {
       const found = p === undefined ? undefined : secretInLines(p.output);

@@ -133,7 +133,7 @@ describe('security checks', function () {
     it('refuses every admin API route without a valid, unrevoked admin token, in the vendor shape', async function () {
       const live = await createKey(gw, { env: 'live' });
       const { runGatewayctl } = await import('@gateway/policy');
-      const code = await runGatewayctl(['admins', 'create', '--email', 'sec@example.com', '--password-stdin', '--json'], { GATEWAY_DATA_DIR: gw.dataDir }, () => undefined, () => undefined, async () => 'a long admin password\n');
+      const code = await runGatewayctl(['admins', 'create', '--email', 'sec@example.com', '--password-stdin', '--json'], gw.ctlEnv, () => undefined, () => undefined, async () => 'a long admin password\n');
       expect(code).to.equal(0);
       const issued = await gw.ctl<{ id: string; token: string }>('admins', 'tokens', 'create', '--email', 'sec@example.com', '--name', 'sec');
       await gw.ctl('admins', 'tokens', 'revoke', issued.id);

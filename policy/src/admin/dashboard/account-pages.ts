@@ -48,7 +48,7 @@ export function accountsPage(ctx: PageContext, accounts: readonly Account[], pla
 
 export interface OverviewData {
   account: Account;
-  usage: ReturnType<typeof accountUsage>;
+  usage: Awaited<ReturnType<typeof accountUsage>>;
   daily: DailyUsageRow[];
   rate: { limit: number; remaining: number; resetUnix: number; concurrency: number; inFlight: number } | null;
   keyCount: number;

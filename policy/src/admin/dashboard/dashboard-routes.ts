@@ -72,8 +72,13 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
   });
 
   // Every other dashboard route needs a session; every POST needs the session's CSRF token.
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    const view = auth.session(cookieValue(req, SESSION_COOKIE), sourceAddress(req));
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    let view;
+    try {
+      view = await auth.session(cookieValue(req, SESSION_COOKIE), sourceAddress(req));
+    } catch (err: unknown) {
+      return next(err);
+    }
     if (view === undefined) {
       if (req.method === 'GET') return res.redirect(303, '/signin');
       return res.status(401).type('text').send('Sign in first.');
@@ -95,26 +100,26 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
   };
   const p = (req: Request, name: string): string => String(req.params[name]);
 
-  router.post('/signout', (req, res) => {
-    auth.signOut(cookieValue(req, SESSION_COOKIE));
+  router.post('/signout', show(async (_ctx, req, res) => {
+    await auth.signOut(cookieValue(req, SESSION_COOKIE));
     setCookie(req, res, SESSION_COOKIE, '', 0);
     res.redirect(303, '/signin');
-  });
+  }));
 
   router.get('/', show((ctx, _req, res) => res.redirect(303, ctx.session.admin.account_id === null ? '/accounts' : `/accounts/${ctx.session.admin.account_id}`)));
 
-  router.get('/accounts', show((ctx) => {
+  router.get('/accounts', show(async (ctx) => {
     const c = ctx.session.caller;
     if (ctx.session.admin.account_id !== null) throw new ForbiddenError('Only platform administrators see every account.');
-    return accountsPage(ctx, service.listAccounts(c), service.listPlans(c));
+    return accountsPage(ctx, await service.listAccounts(c), await service.listPlans(c));
   }));
-  router.post('/accounts', show((ctx, req, res) => {
-    const a = service.createAccount(ctx.session.caller, { name: field(req, 'name'), plan: field(req, 'plan') });
+  router.post('/accounts', show(async (ctx, req, res) => {
+    const a = await service.createAccount(ctx.session.caller, { name: field(req, 'name'), plan: field(req, 'plan') });
     res.redirect(303, `/accounts/${a.id}`);
   }));
-  router.post('/plans', show((ctx, req, res) => {
+  router.post('/plans', show(async (ctx, req, res) => {
     const b = req.body as Record<string, string>;
-    service.createPlan(ctx.session.caller, {
+    await service.createPlan(ctx.session.caller, {
       name: b['name'], residency: b['residency'], requests_per_minute: b['requests_per_minute'], concurrency: b['concurrency'],
       allowance: b['allowance'], overage_allowed: b['overage_allowed'], overage_ceiling: blankToUndefined(b['overage_ceiling']),
       models: blankToUndefined(b['models']),
@@ -124,27 +129,27 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
 
   router.get('/accounts/:id', show(async (ctx, req) => {
     const c = ctx.session.caller;
-    const account = service.getAccount(c, p(req, 'id'));
+    const account = await service.getAccount(c, p(req, 'id'));
     const days = lastDays(ctx.nowMs, 30);
     return overviewPage(ctx, {
       account,
-      usage: service.accountUsage(c, account.id),
-      daily: service.dailyUsage(c, account.id, days[0], days[days.length - 1]),
+      usage: await service.accountUsage(c, account.id),
+      daily: await service.dailyUsage(c, account.id, days[0], days[days.length - 1]),
       rate: await service.ratePosition(c, account.id),
-      keyCount: service.listKeys(c, account.id).length,
+      keyCount: (await service.listKeys(c, account.id)).length,
     });
   }));
 
-  router.get('/accounts/:id/keys', show((ctx, req) => {
-    const account = service.getAccount(ctx.session.caller, p(req, 'id'));
-    return keysPage(ctx, account.id, account.name, service.keyRows(ctx.session.caller, account.id), service.catalogue);
+  router.get('/accounts/:id/keys', show(async (ctx, req) => {
+    const account = await service.getAccount(ctx.session.caller, p(req, 'id'));
+    return keysPage(ctx, account.id, account.name, await service.keyRows(ctx.session.caller, account.id), service.catalogue);
   }));
-  router.post('/accounts/:id/keys', show((ctx, req, res) => {
+  router.post('/accounts/:id/keys', show(async (ctx, req, res) => {
     const c = ctx.session.caller;
-    const account = service.getAccount(c, p(req, 'id'));
+    const account = await service.getAccount(c, p(req, 'id'));
     const expires = blankToUndefined(field(req, 'expires_at'));
     try {
-      const { record, key } = service.createKey(c, account.id, {
+      const { record, key } = await service.createKey(c, account.id, {
         name: field(req, 'name'), environment: field(req, 'environment'), residency: field(req, 'residency'),
         privacy_mode: field(req, 'privacy_mode'), allowed_models: blankToUndefined(field(req, 'allowed_models')),
         allowed_ips: blankToUndefined(field(req, 'allowed_ips')),
@@ -155,59 +160,59 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
     } catch (err: unknown) {
       if (!(err instanceof GatewayError) || err.status !== 400) throw err;
       res.status(400);
-      return keysPage(ctx, account.id, account.name, service.keyRows(c, account.id), service.catalogue, err.publicMessage);
+      return keysPage(ctx, account.id, account.name, await service.keyRows(c, account.id), service.catalogue, err.publicMessage);
     }
   }));
 
-  router.get('/keys/:id', show((ctx, req) => {
+  router.get('/keys/:id', show(async (ctx, req) => {
     const c = ctx.session.caller;
-    const key = service.getKey(c, p(req, 'id'));
+    const key = await service.getKey(c, p(req, 'id'));
     return keyDetailPage(ctx, {
       key,
-      replacement: service.replacementOf(c, key.id),
-      previous: key.rotated_from === null ? undefined : service.getKey(c, key.rotated_from),
+      replacement: await service.replacementOf(c, key.id),
+      previous: key.rotated_from === null ? undefined : await service.getKey(c, key.rotated_from),
       idle: service.isIdle(key),
-      daily: service.keyDailyUsage(c, key.id, 30),
+      daily: await service.keyDailyUsage(c, key.id, 30),
     }, service.catalogue);
   }));
-  router.post('/keys/:id/rotate', show((ctx, req) => {
+  router.post('/keys/:id/rotate', show(async (ctx, req) => {
     const c = ctx.session.caller;
-    const { record, key } = service.rotateKey(c, p(req, 'id'));
-    const old = service.getKey(c, p(req, 'id'));
+    const { record, key } = await service.rotateKey(c, p(req, 'id'));
+    const old = await service.getKey(c, p(req, 'id'));
     return secretPage(ctx, 'Key rotated', record, key, rotatedExtra(ctx, old, record, service.isIdle(old)));
   }));
-  router.get('/keys/:id/revoke', show((ctx, req) => {
-    const key = service.getKey(ctx.session.caller, p(req, 'id'));
+  router.get('/keys/:id/revoke', show(async (ctx, req) => {
+    const key = await service.getKey(ctx.session.caller, p(req, 'id'));
     return revokeConfirmPage(ctx, key, service.isIdle(key));
   }));
-  router.post('/keys/:id/revoke', show((ctx, req, res) => {
-    const key = service.revokeKey(ctx.session.caller, p(req, 'id'));
+  router.post('/keys/:id/revoke', show(async (ctx, req, res) => {
+    const key = await service.revokeKey(ctx.session.caller, p(req, 'id'));
     res.redirect(303, `/keys/${key.id}`);
   }));
 
-  router.get('/accounts/:id/hygiene', show((ctx, req) => {
-    const account = service.getAccount(ctx.session.caller, p(req, 'id'));
-    return hygienePage(ctx, account.id, service.hygiene(ctx.session.caller, account.id));
+  router.get('/accounts/:id/hygiene', show(async (ctx, req) => {
+    const account = await service.getAccount(ctx.session.caller, p(req, 'id'));
+    return hygienePage(ctx, account.id, await service.hygiene(ctx.session.caller, account.id));
   }));
-  const adminsPage = (ctx: PageContext, created?: Parameters<typeof administratorsPage>[3]) =>
-    administratorsPage(ctx, service.administrators.listAdmins(ctx.session.caller), service.administrators.listTokens(ctx.session.caller), created);
+  const adminsPage = async (ctx: PageContext, created?: Parameters<typeof administratorsPage>[3]) =>
+    administratorsPage(ctx, await service.administrators.listAdmins(ctx.session.caller), await service.administrators.listTokens(ctx.session.caller), created);
   router.get('/admins', show((ctx) => adminsPage(ctx)));
-  router.post('/admins/tokens', show((ctx, req) => {
-    const created = service.administrators.createToken(ctx.session.caller, { email: ctx.session.admin.email, name: field(req, 'name') });
+  router.post('/admins/tokens', show(async (ctx, req) => {
+    const created = await service.administrators.createToken(ctx.session.caller, { email: ctx.session.admin.email, name: field(req, 'name') });
     return adminsPage(ctx, created);
   }));
-  router.post('/admins/tokens/:id/revoke', show((ctx, req, res) => {
-    service.administrators.revokeToken(ctx.session.caller, p(req, 'id'));
+  router.post('/admins/tokens/:id/revoke', show(async (ctx, req, res) => {
+    await service.administrators.revokeToken(ctx.session.caller, p(req, 'id'));
     res.redirect(303, '/admins');
   }));
 
-  router.get('/audit', show((ctx, req) => {
+  router.get('/audit', show(async (ctx, req) => {
     const account = typeof req.query['account'] === 'string' && req.query['account'] !== '' ? req.query['account'] : undefined;
-    return auditPage(ctx, service.auditTrail(ctx.session.caller, account), account);
+    return auditPage(ctx, await service.auditTrail(ctx.session.caller, account), account);
   }));
-  router.get('/accounts/:id/usage.csv', show((ctx, req, res) => {
+  router.get('/accounts/:id/usage.csv', show(async (ctx, req, res) => {
     const q = (n: string) => (typeof req.query[n] === 'string' ? req.query[n] : undefined);
-    const rows = service.dailyUsage(ctx.session.caller, p(req, 'id'), q('from'), q('to'));
+    const rows = await service.dailyUsage(ctx.session.caller, p(req, 'id'), q('from'), q('to'));
     const lines = ['date,model,environment,requests,billable_units,cost_gbp',
       ...rows.map((r) => [r.date, r.model, r.environment, r.requests, r.billable_units, formatGbp(r.environment === 'live' ? r.cost_units : 0n)].join(','))];
     res.type('text/csv').setHeader('content-disposition', `attachment; filename="usage-${p(req, 'id')}.csv"`);

@@ -6,7 +6,7 @@ import type { AdminService } from '../admin-service.js';
 import type { Caller } from '../principal.js';
 import { sourceAddress } from './security.js';
 
-type Handler = (caller: Caller, req: Request) => unknown;
+type Handler = (caller: Caller, req: Request) => Promise<unknown>;
 
 const asObject = (body: unknown): Record<string, unknown> => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidRequestError('The body must be a JSON object.');
@@ -20,33 +20,33 @@ export function adminApiRouter(service: AdminService, auth: AdminAuth, log: Logg
   const router = express.Router();
   router.use(express.json({ limit: '64kb', type: () => true }));
 
-  const route = (handler: Handler) => (req: Request, res: Response, next: NextFunction): void => {
+  const route = (handler: Handler) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const caller = auth.tokenCaller(req.headers.authorization, sourceAddress(req));
-      res.status(200).json(handler(caller, req));
+      const caller = await auth.tokenCaller(req.headers.authorization, sourceAddress(req));
+      res.status(200).json(await handler(caller, req));
     } catch (err: unknown) {
       next(err);
     }
   };
   const now = () => service.now();
 
-  router.get('/accounts', route((c) => service.listAccounts(c).map(accountJson)));
-  router.post('/accounts', route((c, req) => {
+  router.get('/accounts', route(async (c) => (await service.listAccounts(c)).map(accountJson)));
+  router.post('/accounts', route(async (c, req) => {
     const b = asObject(req.body);
-    return accountJson(service.createAccount(c, { ...b, ...((b['overrides'] ?? {}) as object) }));
+    return accountJson(await service.createAccount(c, { ...b, ...((b['overrides'] ?? {}) as object) }));
   }));
-  router.get('/accounts/:id/keys', route((c, req) => service.listKeys(c, param(req, 'id')).map((k) => apiKeyJson(k, now()))));
-  router.post('/accounts/:id/keys', route((c, req) => {
-    const { record, key } = service.createKey(c, param(req, 'id'), asObject(req.body));
+  router.get('/accounts/:id/keys', route(async (c, req) => (await service.listKeys(c, param(req, 'id'))).map((k) => apiKeyJson(k, now()))));
+  router.post('/accounts/:id/keys', route(async (c, req) => {
+    const { record, key } = await service.createKey(c, param(req, 'id'), asObject(req.body));
     return { ...createdKeyJson(record, key), display: record.display, state: 'active', created_at: record.created_at };
   }));
-  router.post('/keys/:id/revoke', route((c, req) => apiKeyJson(service.revokeKey(c, param(req, 'id')), now())));
-  router.post('/keys/:id/rotate', route((c, req) => {
-    const { record, key } = service.rotateKey(c, param(req, 'id'));
+  router.post('/keys/:id/revoke', route(async (c, req) => apiKeyJson(await service.revokeKey(c, param(req, 'id')), now())));
+  router.post('/keys/:id/rotate', route(async (c, req) => {
+    const { record, key } = await service.rotateKey(c, param(req, 'id'));
     return { ...createdKeyJson(record, key), display: record.display, state: 'active', created_at: record.created_at, rotated_from: param(req, 'id') };
   }));
-  router.get('/accounts/:id/usage', route((c, req) =>
-    service.dailyUsage(c, param(req, 'id'), query(req, 'from'), query(req, 'to')).map(dailyUsageJson)));
+  router.get('/accounts/:id/usage', route(async (c, req) =>
+    (await service.dailyUsage(c, param(req, 'id'), query(req, 'from'), query(req, 'to'))).map(dailyUsageJson)));
   router.get('/audit', route((c, req) => service.auditTrail(c, query(req, 'account'))));
 
   // A known path with the wrong method is 405, as on the proxy; anything else 404.
