@@ -3,6 +3,16 @@ import type { Db } from './database.js';
 import { UPSERT_TOTALS } from './usage-totals.js';
 import type { LedgerEntry } from './usage-ledger.js';
 
+/**
+ * The columns a report's row is written with, in both engines: a LedgerEntry's fields, plus when it was recorded
+ * and whether it is counted. A new ledger column is added here, to LedgerEntry and to the migrations.
+ */
+export const LEDGER_ROW_COLUMNS = [
+  'request_id', 'account_id', 'key_id', 'environment', 'model', 'input_tokens', 'output_tokens',
+  'cache_creation_input_tokens', 'cache_read_input_tokens', 'billable_units', 'cost_units', 'outcome', 'finished_at_ms',
+  'recorded_at_ms', 'counted',
+] as const;
+
 /** Whether a recorded row waits to be counted into the allowance counter (live, billable usage does). */
 export function awaitsCounting(entry: Pick<LedgerEntry, 'environment' | 'billable_units'>): boolean {
   return entry.environment === 'live' && entry.billable_units > 0;
@@ -40,12 +50,8 @@ export class LedgerStatements {
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     this.insert = db.prepare(
-      `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
-         cache_creation_input_tokens, cache_read_input_tokens, billable_units, cost_units, outcome, finished_at_ms,
-         recorded_at_ms, counted)
-       VALUES (@request_id, @account_id, @key_id, @environment, @model, @input_tokens, @output_tokens,
-         @cache_creation_input_tokens, @cache_read_input_tokens, @billable_units, @cost_units, @outcome,
-         @finished_at_ms, @recorded_at_ms, @counted)
+      `INSERT INTO usage_ledger (${LEDGER_ROW_COLUMNS.join(', ')})
+       VALUES (${LEDGER_ROW_COLUMNS.map((c) => `@${c}`).join(', ')})
        ON CONFLICT (request_id) DO NOTHING`,
     );
     this.upsertTotals = db.prepare(UPSERT_TOTALS);
