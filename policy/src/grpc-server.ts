@@ -23,8 +23,7 @@ import {
 } from '@gateway/shared';
 import type { ModelCatalogue } from './catalogue.js';
 import type { CounterStore } from './counters/counter-store.js';
-import type { GatewayStore } from './db/gateway-store.js';
-import type { UsageLedger } from './db/usage-ledger.js';
+import type { GatewayStore, UsageReads } from './db/gateway-store.js';
 import { callableModels } from './decision-rules.js';
 import { dependenciesOk } from './health.js';
 import type { DecisionService } from './decision-service.js';
@@ -46,7 +45,8 @@ export interface PolicyServerDeps {
   metrics: PolicyMetrics;
   keys: KeyCache;
   catalogue: ModelCatalogue;
-  ledger: UsageLedger;
+  /** The ledger's read side (the store): GET /v1/usage's per-model rows. */
+  usage: UsageReads;
   counters: CounterStore;
   /** the database the decision path writes to (Health) */
   database: Pick<GatewayStore, 'ping'>;
@@ -178,7 +178,7 @@ export interface PolicyServer {
 }
 
 export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
-  const { decisions, keys, catalogue, ledger, log } = deps;
+  const { decisions, keys, catalogue, log } = deps;
   const watchers = new Set<grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>>();
   const sessions = new Set<SessionHandle>();
   let draining = false;
@@ -238,7 +238,7 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       // Free and never rate limited: the window is reported, not counted.
       const position = await decisions.windowPosition(caller.entry);
-      return { rate_limit: position, usage: usageSummary(caller.entry, ledger, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
+      return { rate_limit: position, usage: await usageSummary(caller.entry, deps.usage, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
     }),
     Health: unary(log, 'Health', async () => ({
       ...(await dependenciesOk(deps.database, deps.counters)),

@@ -7,12 +7,10 @@ import { ModelCatalogue } from './catalogue.js';
 import { COST_UNITS_PER_GBP } from './billing.js';
 import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
-import { openDatabase } from './db/database.js';
+import type { GatewayStore } from './db/gateway-store.js';
 import { LEDGER_WINDOW, usageSourceOf } from './db/ledger-writer.js';
-import { SqliteLedgerWriter } from './db/sqlite-ledger-writer.js';
+import { openLedgerWriter } from './db/open-ledger-writer.js';
 import { openStore } from './db/open-store.js';
-import { SqliteStore } from './db/sqlite-store.js';
-import { UsageLedger } from './db/usage-ledger.js';
 import { DecisionService } from './decision-service.js';
 import { createPolicyServer } from './grpc-server.js';
 import { KeyCache } from './key-cache.js';
@@ -41,15 +39,12 @@ export async function runPolicy(
   const problems = policyServiceProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
   const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
-  // The usage ledger's write path is SQLite's for now (usage-ledger.ts): on PostgreSQL each replica keeps it in
-  // its data directory until the ledger moves behind the store interface too.
-  const ledgerFileOwned = !(store instanceof SqliteStore);
-  const db = store instanceof SqliteStore ? store.db : openDatabase(config.databaseFile);
-  // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows the database the
-  // decision path writes to, the ledger's. Keys on PostgreSQL are not needed to decide: every replica holds them
-  // in memory and nothing can change them while PostgreSQL is unreachable, so its failover must not take every
+  // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows what a decision needs.
+  // On SQLite that is the database file. On PostgreSQL it is not: every replica holds the keys in memory, nothing
+  // can change them while PostgreSQL is unreachable, and a usage report whose row cannot be written is kept in the
+  // proxy's spool (its units are counted at release all the same), so a database failover must not take every
   // replica out of service (docs/operations.md, "When PostgreSQL is unreachable").
-  const decisionDb = store instanceof SqliteStore ? store : new SqliteStore(db);
+  const decisionDb: Pick<GatewayStore, 'ping'> = store.engine === 'sqlite' ? store : { ping: async () => true };
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
@@ -70,13 +65,12 @@ export async function runPolicy(
       )
     : undefined;
   void verifier?.start();
-  const ledger = new UsageLedger(db);
-  // Every ledger write (rows, counted marks, last-used times) is committed on the writer's own thread.
-  const writer = new SqliteLedgerWriter(config.databaseFile, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
+  // Every ledger write (rows, counted marks, last-used times) is committed off the decision path: on SQLite on the
+  // writer's own thread, on PostgreSQL through the pool.
+  const writer = openLedgerWriter(store, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
     ...LEDGER_WINDOW,
     windowMs: config.ledgerWindowMs,
   });
-  writer.start();
   const counters: InstrumentedCounterStore = new InstrumentedCounterStore(
     await createCounterStore(config, usageSourceOf(writer, log), log),
     metrics,
@@ -94,8 +88,7 @@ export async function runPolicy(
   const keys = new KeyCache(store, log);
   await keys.start(config.keyPollMs);
   const lastUsed = new LastUsedTracker(
-    // Keys live in the store: on SQLite its file is the ledger writer's, written on the writer's thread.
-    (batch) => (store instanceof SqliteStore ? writer.touchKeys(batch) : store.touchKeys(batch)),
+    (batch) => writer.touchKeys(batch),
     (err) => log.warn({ err }, 'writing last-used times failed; will retry'),
   );
   lastUsed.start(5_000);
@@ -115,7 +108,7 @@ export async function runPolicy(
         return check?.ok === true ? check.route.processing_regions : [];
       };
   const { server, drain, closeStreams, openSessions } = createPolicyServer({
-    decisions, metrics, keys, catalogue, ledger, counters, database: decisionDb, log, regionsOf,
+    decisions, metrics, keys, catalogue, usage: store, counters, database: decisionDb, log, regionsOf,
     residencyPending: () => verifier?.pending ?? false,
     residencyRoutes: () => verifier?.states() ?? [],
   });
@@ -160,7 +153,6 @@ export async function runPolicy(
       await writer.flush();
       await counters.close();
       await writer.close();
-      if (ledgerFileOwned) db.close();
       await store.close();
     },
   };

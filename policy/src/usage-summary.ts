@@ -1,6 +1,6 @@
 import type { UsageSummary } from '@gateway/shared';
 import { billingPeriod, formatGbp, rfc3339Utc } from './billing.js';
-import type { UsageLedger } from './db/usage-ledger.js';
+import type { UsageReads } from './db/gateway-store.js';
 import type { CachedKey } from './key-cache.js';
 import type { RateLimitPosition } from '@gateway/shared';
 
@@ -8,17 +8,17 @@ import type { RateLimitPosition } from '@gateway/shared';
  * GET /v1/usage for the calling key's account and environment: per-model rows from the ledger; `used`, when
  * given, is the allowance counter's figure (it counts a finished request at once, before its ledger row commits).
  */
-export function usageSummary(
+export async function usageSummary(
   entry: CachedKey,
-  ledger: UsageLedger,
+  ledger: UsageReads,
   window: RateLimitPosition | null,
   nowMs: number,
   counted?: number,
-): UsageSummary {
+): Promise<UsageSummary> {
   const period = billingPeriod(nowMs, entry.limits.anchor_day);
   const env = entry.record.environment;
-  const byModel = ledger.byModel(entry.account.id, env, period.startMs);
-  const used = env === 'live' ? (counted ?? ledger.usedUnits(entry.account.id, period.startMs)) : 0;
+  const byModel = await ledger.byModel(entry.account.id, env, period.startMs);
+  const used = env === 'live' ? (counted ?? (await ledger.usedUnits(entry.account.id, period.startMs))) : 0;
   const allowance = entry.limits.allowance;
   return {
     period: { start: rfc3339Utc(period.startMs), end: rfc3339Utc(period.endMs) },

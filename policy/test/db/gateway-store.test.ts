@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
+import { createLogger } from '@gateway/shared';
+import { PgLedgerWriter } from '../../src/db/postgres/pg-ledger-writer.js';
 import { PostgresStore } from '../../src/db/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/db/sqlite-store.js';
 import { UsageLedger, type LedgerEntry } from '../../src/db/usage-ledger.js';
@@ -44,23 +46,10 @@ describeGatewayStore('PostgreSQL', async () => {
   return {
     store,
     async seedUsage(entries: LedgerEntry[]) {
-      // What a PostgreSQL ledger will write: the row, and its period's totals in the same transaction.
-      for (const e of entries) {
-        await store.pool.query(
-          `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
-             cache_creation_input_tokens, cache_read_input_tokens, billable_units, cost_units, outcome, finished_at_ms, recorded_at_ms, counted)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, 1)`,
-          [e.request_id, e.account_id, e.key_id, e.environment, e.model, e.input_tokens, e.output_tokens, e.cache_creation_input_tokens,
-            e.cache_read_input_tokens, e.billable_units, e.cost_units, e.outcome, e.finished_at_ms],
-        );
-        await store.pool.query(
-          `INSERT INTO usage_totals (account_id, environment, period_start_ms, model, requests, billable_units, cost_units)
-           VALUES ($1, $2, $3, $4, 1, $5, $6)
-           ON CONFLICT (account_id, environment, period_start_ms, model) DO UPDATE SET requests = usage_totals.requests + 1,
-             billable_units = usage_totals.billable_units + excluded.billable_units, cost_units = usage_totals.cost_units + excluded.cost_units`,
-          [e.account_id, e.environment, e.period_start_ms, e.model, e.billable_units, e.cost_units],
-        );
-      }
+      // Through the PostgreSQL ledger writer: each row with its period's totals, in one transaction.
+      const writer = new PgLedgerWriter(store.pool, createLogger('test', 'silent'), () => undefined, { windowMs: 0, maxItems: 1 });
+      for (const e of entries) await writer.record(e);
+      await writer.close();
     },
     async tamperAudit() {
       return {
