@@ -4,8 +4,17 @@
 // it (`applyPrivacyWith` through a DetectorPool, which scans requests over 64 K characters in a worker
 // thread) and in place (`applyPrivacy`). Run with `npm run bench:privacy-agent` (builds first).
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { applyPrivacy, applyPrivacyWith, DetectorPool, privacyTextLength } from '../proxy/dist/src/privacy/index.js';
+import { applyPrivacy, applyPrivacyWith, DetectorPool, loadNameModel, privacyTextLength, useNameModel } from '../proxy/dist/src/privacy/index.js';
+
+const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+// RSS as the proxy starts: before the person-name model, after loading it (its weights are shared with the
+// detector threads), and with the pool at the proxy's default size (one thread per spare core) after the rounds.
+const rssBefore = process.memoryUsage().rss;
+const nameModel = loadNameModel();
+useNameModel(nameModel);
+const rssModel = process.memoryUsage().rss;
 
 const ROUNDS = 200;
 const TARGET_BYTES = 115 * 1024;
@@ -43,7 +52,8 @@ async function time(fn, template) {
 }
 
 const template = agentRequest();
-const pool = new DetectorPool(1);
+const poolSize = Math.max(1, availableParallelism() - 1);
+const pool = new DetectorPool(poolSize, undefined, nameModel);
 const bytes = Buffer.byteLength(JSON.stringify(template));
 console.log(`request: ${(bytes / 1024).toFixed(1)} KB of JSON, ${(privacyTextLength(template) / 1024).toFixed(1)} K characters of text scanned`);
 console.log('| mode | as the proxy runs it (worker thread) p50 / p95 | in place p50 / p95 | findings |');
@@ -55,4 +65,7 @@ for (const mode of ['flag', 'redact', 'tokenise']) {
   const found = Object.entries(counts).map(([t, n]) => `${t}=${n}`).join(', ') || 'none';
   console.log(`| ${mode} | ${pooled.p50.toFixed(2)} / ${pooled.p95.toFixed(2)} ms | ${inline.p50.toFixed(2)} / ${inline.p95.toFixed(2)} ms | ${found} |`);
 }
+const rssPool = process.memoryUsage().rss;
+console.log(`RSS: ${mb(rssBefore)} before the person-name model, ${mb(rssModel)} with it loaded (+${mb(rssModel - rssBefore)}), ` +
+  `${mb(rssPool)} with the detector pool at its default size (${poolSize} thread${poolSize === 1 ? '' : 's'}) after the rounds`);
 await pool.close();

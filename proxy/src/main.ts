@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
+import { NameModelError } from './privacy/index.js';
 import { runProxy } from './run.js';
 
 /** Entry point: only wiring. */
@@ -17,6 +18,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof NameModelError) {
+    process.stderr.write(`proxy cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`proxy failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

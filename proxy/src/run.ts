@@ -13,7 +13,7 @@ import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
 import { createUpstream } from './upstream/create-upstream.js';
-import { DetectorPool } from './privacy/index.js';
+import { DetectorPool, loadNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from './privacy/index.js';
 import { UsageReporter } from './usage-reporter.js';
 import { UsageSpool } from './usage-spool.js';
 
@@ -26,7 +26,11 @@ export interface RunningProxy {
 
 /** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
 export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
-  // First: without a key to sign with, the proxy does not start.
+  // First, before anything listens: without its person-name model the proxy would serve with privacy weaker than
+  // shipped, so a missing or corrupt file stops the start (NameModelError says which file and what to do).
+  const nameModel = loadNameModel(config.personModelFile ?? SHIPPED_NAME_MODEL_FILE);
+  useNameModel(nameModel);
+  // Then: without a key to sign with, the proxy does not start.
   const keyRing = await AttestationKeyRing.open(config.attestation, log);
   keyRing.start();
   const registry = createRegistry('proxy');
@@ -38,7 +42,11 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   const reporter = new UsageReporter(policy, spool, log);
   reporter.start(1_000);
   // One detector thread per spare core (at least one): large requests are scanned there.
-  const detectors = new DetectorPool(Math.max(1, availableParallelism() - 1), (err) => log.error({ err }, 'a detector thread failed; replacing it'));
+  const detectors = new DetectorPool(
+    Math.max(1, availableParallelism() - 1),
+    (err) => log.error({ err }, 'a detector thread failed; replacing it'),
+    nameModel,
+  );
   const lifecycle = new Lifecycle();
   const app = createApp({
     lifecycle,

@@ -1,5 +1,7 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
+import { findTaggedNames } from './names/name-detector.js';
+import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
 import { DIGIT_RECOGNIZERS, TEXT_RECOGNIZERS } from './recognizers/all-recognizers.js';
@@ -27,6 +29,8 @@ export function detect(original: string): Finding[] {
       if (original !== null) candidates.push(original);
     }
   }
+  const tagged = findTaggedNames(text);
+  if (tagged.length > 0) addTaggedNames(text, tagged, candidates);
   if (candidates.length === 0) return [];
   namesBeforeContacts(text, candidates.slice(), candidates);
   const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { detect } from './detect.js';
+import type { NameModel } from './names/name-model.js';
 import type { Finding } from './pii-types.js';
 
 /** Below this many characters a request is scanned in place: handing it to a thread would cost more. */
@@ -22,7 +23,12 @@ export class DetectorPool {
   private seq = 0;
   private closed = false;
 
-  constructor(size: number, private readonly onError: (err: Error) => void = () => undefined) {
+  /** `nameModel`: the checked person-name model the threads share (undefined: each loads the shipped one). */
+  constructor(
+    size: number,
+    private readonly onError: (err: Error) => void = () => undefined,
+    private readonly nameModel?: NameModel,
+  ) {
     for (let i = 0; i < Math.max(1, size); i += 1) this.spawn();
   }
 
@@ -49,7 +55,7 @@ export class DetectorPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./detector-worker.js', import.meta.url));
+    const worker = new Worker(new URL('./detector-worker.js', import.meta.url), { workerData: { nameModel: this.nameModel } });
     worker.unref();
     worker.on('message', (msg: { id: number; findings: Finding[][] }) => {
       const p = this.pending.get(msg.id);

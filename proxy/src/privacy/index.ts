@@ -8,3 +8,5 @@ export { DetectorPool } from './detector-pool.js';
 export { formatPiiHeader } from './pii-header.js';
 export type { TokenRestorer } from './token-restorer.js';
 export type { StreamRestorer } from './stream-restorer.js';
+export { loadNameModel, NameModelError, SHIPPED_NAME_MODEL_FILE } from './names/load-name-model.js';
+export { useNameModel } from './names/name-detector.js';

@@ -1,9 +1,10 @@
 // `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set, on the generated
 // UK/EU set, and per type and language on the generated multilingual set (names from the package's lists, then
 // names the detector's lists lack), PERSON and PHONE in sentences their rules were not written against, and false
-// positives per 100 KB of generated agent prompts.
+// positives per 100 KB of generated agent prompts; then PERSON on real text (the held-out part of the name
+// tagger's corpora, read from --corpora or NAMES_CORPORA_DIR and names-model/corpora).
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
-// set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --show-errors (prints each miss and false
+// set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here).
 import { fileURLToPath } from 'node:url';
 import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/proxy/privacy';
@@ -16,6 +17,7 @@ import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSe
 import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
+import { evaluateRealText } from './real-text.js';
 import { formatLanguageMatrix, formatScores } from './report.js';
 import { emptyScores, scoreText } from './score.js';
 import type { Scores } from './score.js';
@@ -36,6 +38,8 @@ interface Options {
   langs: Language[];
   agentPrompts: number;
   showErrors: boolean;
+  /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); the committed ones are always read. */
+  corpora: string[];
 }
 
 function parseLangs(value: string): Language[] {
@@ -54,6 +58,7 @@ function parseArgs(args: readonly string[]): Options {
     langs: [...LANGUAGES],
     agentPrompts: 40,
     showErrors: false,
+    corpora: process.env.NAMES_CORPORA_DIR === undefined || process.env.NAMES_CORPORA_DIR === '' ? [] : [process.env.NAMES_CORPORA_DIR],
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -69,6 +74,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (arg === '--lang') options.langs = parseLangs(next());
     else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
+    else if (arg === '--corpora') options.corpora = [next()];
     else throw new Error(`unknown option ${arg ?? ''}`);
   }
   return options;
@@ -189,6 +195,7 @@ export async function runEval(args: readonly string[]): Promise<string> {
     evaluateLanguages(options, 'held-out'),
     evaluateUnseenSentences(options),
     evaluateAgentPrompts(options),
+    evaluateRealText({ corporaDirs: options.corpora, langs: options.langs, showErrors: options.showErrors }),
   ].join('\n');
 }
 

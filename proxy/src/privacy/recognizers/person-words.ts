@@ -151,6 +151,9 @@ Award Lecture Bay Island River Lake Mountain Valley Forest Hill Hills Estate Qua
 Platz Allee Bahnhof Krankenhaus Flughafen Rue Gare Aéroport Hôpital Calle Plaza Estación Aeropuerto Via Piazza
 Stazione Aeroporto Ospedale Ulica Dworzec Lotnisko Szpital Straat Plein Ziekenhuis Luchthaven Syndrome Disease Effect
 Law Theorem Medal Cup Trophy
+Route Point Pass Parks Coves Cove Crossing Junction Ridge Heights Trail Loop Extension Extensions Union Gateway Mission
+Partners Associates Holdings Investments Orchestra Consulting Solutions Industries Ventures
+Rua Str Utca Rapids Greens Islands Forks Mill Bypass Cliffs Summit Turnpike Crossroad Creek Lines
 `.split(/\s+/).filter((w) => w !== ''));
 
 /** Capitalised words that are never part of a person's name: a name stops before them, a greeting to them is none. */
@@ -169,6 +172,14 @@ Module Package Plugin Extension Library Framework Driver Adapter Connector Sdk C
 Edition Version Release Update Upgrade Deploy Deployment Test Tests Error Errors Exception Warning Info Debug Log Logs
 Started Stopped Failed Passed Running Completed Finished Created Updated Deleted Received Sent Loaded Saved
 `.split(/\s+/).filter((w) => w !== ''));
+
+/**
+ * Assistants and models named like people, as agent prompts write them ("Claude Code", "Sonnet 5"): for the name
+ * tagger a name only before a known surname (the lists hold these among the common-word given names).
+ */
+export const PRODUCT_NAMES: ReadonlySet<string> = new Set(
+  'Claude Alexa Siri Cortana Gemini Copilot Opus Sonnet Haiku Fable Mistral Llama Bard Jarvis Watson Jasper'.split(' '),
+);
 
 /** Words before a name that make it part of a place's name: "St Thomas' Hospital", "San Francisco", "Sankt Georg". */
 export const PLACE_PREFIXES = ['St', 'St.', 'Saint', 'Sainte', 'San', 'Santa', 'Santo', 'São', 'Sankt', 'Port', 'Fort', 'Lake', 'Mount', 'Mont'];

@@ -72,10 +72,13 @@ const PREVIOUS_WORD_RE = /([\p{L}]{2,20})\.?[ \t]$/u;
 const CODE_BEFORE_RE = /[{(["`<=]$|[{(["`<=][ \t]$/;
 const CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[})\]"`>=]|\()/u;
 const HOUSE_NUMBER_AFTER_RE = /[ \t]\d{1,4}[a-z]?(?![\d\p{L}]|[ \t]?\d)/uy;
+/** Three to five digits right before a name, a year aside ("in 1997 Smith joined"): a house number or a postcode. */
+const HOUSE_NUMBER_NOT_YEAR_BEFORE_RE = /(?:^|[^\d.,:-])(?!1\d{3}\b|20\d{2}\b)\d{3,5}[a-z]?,?[ \t]$/;
 const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"): no name when they open a line. */
-const SALUTATION_WORDS: ReadonlySet<string> = new Set([...GREETINGS, ...SIGN_OFFS].filter((w) => !w.includes(' ')));
+const SALUTATIONS: readonly string[] = [...GREETINGS, ...SIGN_OFFS];
+const SALUTATION_WORDS: ReadonlySet<string> = new Set(SALUTATIONS.filter((w) => !w.includes(' ')));
 const WORD_RE = /[\p{L}'’-]+/gu;
 /** Capitalised words from a position on, as a name, a middle initial allowed ("Abby M. Laidlaw"): sticky. */
 const NAME_AT_RE = new RegExp(
@@ -324,8 +327,50 @@ function wordsEnd(text: string, at: number): number {
   return end;
 }
 
-function inCode(text: string, start: number, end: number): boolean {
+/** A word in code: right after an opening bracket, quote or `=` (a space between allowed), or right before a closing one, a call or a member. */
+export function inCode(text: string, start: number, end: number): boolean {
   return CODE_BEFORE_RE.test(text.slice(Math.max(0, start - 2), start)) || CODE_AFTER_RE.test(text.slice(end, end + 2));
+}
+
+// Code around a name the tagger found: braces, brackets, `=`, backticks and angle brackets, a space between
+// allowed (`import { Thomas, Victoria }`), or a call or member right after. Not parentheses and quotes with a
+// space: running text writes "( Simmons 4-38 )" and "\" Hoddle said" in the corpora, and prose "(Smith)".
+const TAGGED_CODE_BEFORE_RE = /[{[=`<][ \t]?$/;
+const TAGGED_CODE_AFTER_RE = /^(?:[.:][\p{L}_]|[ \t]?[}\]`>=]|\()/u;
+
+function inCodeBrackets(text: string, start: number, end: number): boolean {
+  return TAGGED_CODE_BEFORE_RE.test(text.slice(Math.max(0, start - 2), start)) || TAGGED_CODE_AFTER_RE.test(text.slice(end, end + 2));
+}
+
+/** Whether `span` starts with a greeting or sign-off ("Thanks Jane", "Liebe Grüße"). */
+export function startsWithSalutation(span: string): boolean {
+  return SALUTATIONS.some((w) => span === w || span.startsWith(`${w} `));
+}
+
+/**
+ * Whether a span another recognizer (the name tagger) calls a person's name is none by this file's rules: in code,
+ * in a street address, next to a place word or after a place prefix, joined to the word before it, or a greeting
+ * or sign-off opening its line.
+ */
+export function notAPersonHere(text: string, start: number, end: number): boolean {
+  if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) return true;
+  if (inCodeBrackets(text, start, end) || followedByPlace(text, end)) return true;
+  // A house number after the name at the end of an address line ("Joaquin Suarez 2906.", "03751 Gerrit
+  // Achterberghove 137"), or one of three digits or more before it ("159 Eleftheriou Venizelou"), a year aside; not a number the
+  // sentence goes on after ("Odkrył ją John Herschel 24 marca 1835"), nor a short one before a name alone
+  // (results tables: "68 Steve Stricker", "2. Lombardi").
+  if (HOUSE_NUMBER_NOT_YEAR_BEFORE_RE.test(text.slice(Math.max(0, start - 8), start))) return true;
+  HOUSE_NUMBER_AFTER_RE.lastIndex = end;
+  if (HOUSE_NUMBER_AFTER_RE.test(text) && /^[ \t]?(?:[,.;)\r\n]|$)/.test(text.slice(HOUSE_NUMBER_AFTER_RE.lastIndex, HOUSE_NUMBER_AFTER_RE.lastIndex + 2))) {
+    return true;
+  }
+  const before = previousWord(text, start);
+  if (before !== undefined && (PLACE_PREFIX_SET.has(before) || isPlaceWord(before))) return true;
+  const span = text.slice(start, end);
+  if (SALUTATIONS.includes(span)) return true;
+  // A place or firm word inside it: "Bertha Inc", "Hall Orchestra", "Russell Investments".
+  if (span.split(' ').some((w) => isPlaceWord(w))) return true;
+  return opensLine(text, start) && SALUTATIONS.some((w) => span.startsWith(`${w} `));
 }
 
 /** A house number right before or after a name makes it a street's: "Rua João Pessoa 1636", "03751 Gerrit Achterberghove". */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { applyPrivacy, detect } from '../../../src/privacy/index.js';
-import { personRecognizer } from '../../../src/privacy/recognizers/person.js';
+import { RANK_FORMAT, type Candidate } from '../../../src/privacy/recognizer.js';
+import { namesBeforeContacts, personRecognizer } from '../../../src/privacy/recognizers/person.js';
 import { findValues } from './find-values.js';
 
 describe('privacy/recognizers/person', () => {
@@ -74,7 +75,14 @@ describe('privacy/recognizers/person', () => {
     // Not a place, not a word joined to something before it, not without the phone, not across a line.
     expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
     expect(names('Release Notes – 2024.11')).to.deep.equal([]);
-    expect(names('Rhodri Prothero\n– 07700 900123')).to.deep.equal([]);
+    // Not across a line: the contact rule alone (the name tagger reads "Rhodri Prothero" as a name anyway).
+    const acrossLine = 'Rhodri Prothero\n– 07700 900123';
+    const phone = { type: 'PHONE' as const, start: acrossLine.indexOf('07700'), end: acrossLine.length, rank: RANK_FORMAT };
+    const contacts: Candidate[] = [];
+    namesBeforeContacts(acrossLine, [phone], contacts);
+    expect(contacts).to.deep.equal([]);
+    namesBeforeContacts('Rhodri Prothero – 07700 900123', [{ ...phone, start: 18, end: 30 }], contacts);
+    expect(contacts.map((c) => [c.type, c.start, c.end])).to.deep.equal([['PERSON', 0, 15]]);
   });
 
   it('reads a month that is also a given name as one only before a known surname', () => {

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One corpus file the pipeline reads: where it came from, under what licence, and its bytes' SHA-256. */
+export interface CorpusFile {
+  /** Path under the corpora directory: `<owner>/<repo>/<path in repo>`. */
+  readonly local: string;
+  readonly repository: string;
+  readonly path: string;
+  readonly commit: string;
+  /** train: our own held-out part and dev part are carved from it; dev: a published dev split, for tuning only. */
+  readonly role: 'train' | 'dev';
+  readonly language: string;
+  readonly sha256: string;
+  /** Sentences kept at most (a deterministic subsample), to keep a training run to minutes. */
+  readonly maxSentences?: number;
+}
+
+export interface CorpusSource {
+  readonly id: string;
+  readonly name: string;
+  readonly licence: string;
+  /** permissive: may train a commercially shipped model; research: research or non-commercial use only. */
+  readonly licenceClass: 'permissive' | 'research';
+  readonly format: 'conll-indexed' | 'bio-space';
+  /** Labels derived automatically (Wikipedia links), not by people reading the text. */
+  readonly silver?: boolean;
+  /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
+  readonly repair?: 'latin1-read-as-cp1251';
+  readonly files: readonly CorpusFile[];
+}
+
+export interface DataManifest {
+  readonly seed: number;
+  readonly buckets: number;
+  readonly maxEpochs: number;
+  readonly sources: readonly CorpusSource[];
+  readonly model: {
+    /** Relative to the repository root. */
+    readonly file: string;
+    readonly sha256: string;
+    readonly sources: readonly string[];
+  };
+}
+
+export function readManifest(file: string): DataManifest {
+  return JSON.parse(readFileSync(file, 'utf8')) as DataManifest;
+}
+
+export function sha256OfFile(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/**
+ * Every file of the chosen sources, read from `dirs` (the first that holds it) and checked against the
+ * manifest's SHA-256. Throws naming every missing or changed file.
+ */
+export function locateCorpusFiles(sources: readonly CorpusSource[], dirs: readonly string[]): Map<CorpusFile, string> {
+  const found = new Map<CorpusFile, string>();
+  const problems: string[] = [];
+  for (const source of sources) {
+    for (const file of source.files) {
+      let located: string | undefined;
+      for (const dir of dirs) {
+        const candidate = join(dir, file.local);
+        try {
+          const sum = sha256OfFile(candidate);
+          if (sum !== file.sha256) {
+            problems.push(`${file.local}: SHA-256 ${sum} but the manifest says ${file.sha256}`);
+            located = '';
+          } else located = candidate;
+          break;
+        } catch {
+          // not in this directory; try the next
+        }
+      }
+      if (located === undefined) problems.push(`${file.local}: not found in ${dirs.join(', ')}`);
+      else if (located !== '') found.set(file, located);
+    }
+  }
+  if (problems.length > 0) throw new Error(`corpus files do not match the manifest:\n  - ${problems.join('\n  - ')}`);
+  return found;
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { addToLexicon, LEXICON_BITS, NameFeatureContext } from '@gateway/proxy/privacy/names/name-features';
+import { encodeNameModel, sha256Hex, type NameModel } from '@gateway/proxy/privacy/names/name-model';
+import { quantisedScorer, tagWords, type TagScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { locateCorpusFiles, type CorpusSource, type DataManifest } from './manifest.js';
+import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
+import { parseCorpus, type LabelledSentence } from './read-corpus.js';
+import { addScore, emptyScore, f1, precision, recall, tagSpans, type NameScore } from './score-names.js';
+import { inSubsample, splitOf } from './split.js';
+
+/** Held-out sentences of one source and language: the real-text report's unit. */
+export interface HeldOutSet {
+  readonly source: string;
+  readonly language: string;
+  readonly sentences: LabelledSentence[];
+}
+
+export interface CorpusSplits {
+  readonly train: LabelledSentence[];
+  readonly dev: LabelledSentence[];
+  readonly heldout: HeldOutSet[];
+}
+
+/** The sources a run uses: all of the manifest's but those switched off by id. */
+export function chosenSources(manifest: DataManifest, without: readonly string[]): CorpusSource[] {
+  const unknown = without.filter((id) => !manifest.sources.some((s) => s.id === id));
+  if (unknown.length > 0) throw new Error(`unknown source(s) to leave out: ${unknown.join(', ')}`);
+  return manifest.sources.filter((s) => !without.includes(s.id));
+}
+
+/** Reads, checks and splits every file of `sources` (see split.ts for which sentence goes where). */
+export function loadSplits(seed: number, sources: readonly CorpusSource[], dirs: readonly string[]): CorpusSplits {
+  const files = locateCorpusFiles(sources, dirs);
+  const train: LabelledSentence[] = [];
+  const dev: LabelledSentence[] = [];
+  const heldout = new Map<string, HeldOutSet>();
+  for (const source of sources) {
+    for (const file of source.files) {
+      const sentences = parseCorpus(source, readFileSync(files.get(file) as string, 'utf8'));
+      sentences.forEach((s, i) => {
+        if (!inSubsample(seed, file, i, sentences.length)) return;
+        const part = splitOf(seed, file, i);
+        if (part === 'train') train.push(s);
+        else if (part === 'dev') dev.push(s);
+        else {
+          const key = `${source.id}/${file.language}`;
+          let set = heldout.get(key);
+          if (set === undefined) heldout.set(key, (set = { source: source.id, language: file.language, sentences: [] }));
+          set.sentences.push(s);
+        }
+      });
+    }
+  }
+  return { train, dev, heldout: [...heldout.values()] };
+}
+
+/** PERSON spans of the tagger alone against gold, sentence by sentence. */
+export function scoreTagger(scorer: TagScorer, sentences: readonly LabelledSentence[]): NameScore {
+  const score = emptyScore();
+  for (const s of sentences) {
+    const start = new Uint8Array(s.words.length);
+    start[0] = 1;
+    const predicted = tagWords(scorer, new NameFeatureContext(s.words, start, scorer.lexicon));
+    addScore(score, tagSpans(s.tags, 0), [...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)], tagSpans(predicted, 0));
+  }
+  return score;
+}
+
+/** Lower-case words the train part writes mid sentence at least three times: the model's lexicon. */
+export function buildLexicon(sentences: readonly LabelledSentence[]): Uint32Array {
+  const counts = new Map<string, number>();
+  for (const s of sentences) {
+    for (let i = 1; i < s.words.length; i++) {
+      const w = s.words[i] as string;
+      if (w.length < 2 || w !== w.toLowerCase() || w === w.toUpperCase()) continue;
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  const bits = new Uint32Array(LEXICON_BITS / 32);
+  for (const [w, n] of counts) if (n >= 3) addToLexicon(bits, w);
+  return bits;
+}
+
+export interface TrainResult {
+  readonly model: NameModel;
+  readonly bytes: Buffer;
+  readonly sha256: string;
+  readonly sources: readonly string[];
+  readonly epochs: number;
+  readonly dev: NameScore;
+  readonly splits: CorpusSplits;
+}
+
+export interface TrainOptions {
+  readonly manifest: DataManifest;
+  readonly corporaDirs: readonly string[];
+  readonly without?: readonly string[];
+  readonly log?: (line: string) => void;
+}
+
+function describe(s: NameScore): string {
+  return `P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)}`;
+}
+
+/**
+ * Trains the tagger: shuffled by the manifest's seed each epoch, scored on the dev part after each, the epoch
+ * count with the best dev PERSON F1 chosen (stopping two epochs after the last gain), then the model retrained
+ * on train and dev for that many epochs. Same manifest, same data, same bytes out.
+ */
+export function trainNames(options: TrainOptions): TrainResult {
+  const log = options.log ?? (() => undefined);
+  const { manifest } = options;
+  const sources = chosenSources(manifest, options.without ?? []);
+  const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
+  log(`sources: ${sources.map((s) => s.id).join(', ')}`);
+  log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
+  const lexicon = buildLexicon(splits.train);
+  const random = seededRandom(manifest.seed);
+  const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
+  const info = { sources: sources.map((s) => s.id), seed: manifest.seed };
+  let best: { model: NameModel; dev: NameScore; epoch: number } | undefined;
+  for (let epoch = 1; epoch <= manifest.maxEpochs; epoch++) {
+    const t0 = Date.now();
+    const errors = perceptron.trainEpoch(splits.train, shuffledOrder(splits.train.length, random));
+    const model = perceptron.averagedModel({ ...info, epochs: epoch });
+    const dev = scoreTagger(quantisedScorer(model), splits.dev);
+    log(`epoch ${epoch}: ${errors} errors, dev PERSON ${describe(dev)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    if (best === undefined || f1(dev) > f1(best.dev)) best = { model, dev, epoch };
+    else if (epoch - best.epoch >= 2) break;
+  }
+  if (best === undefined) throw new Error('maxEpochs must be at least 1');
+  // The epoch count chosen, the shipped model learns from the train and dev parts together (never the held-out
+  // part), from scratch, shuffled by the same seed.
+  const all = [...splits.train, ...splits.dev];
+  const final = new AveragedPerceptron(manifest.buckets, lexicon);
+  const finalRandom = seededRandom(manifest.seed);
+  for (let epoch = 1; epoch <= best.epoch; epoch++) final.trainEpoch(all, shuffledOrder(all.length, finalRandom));
+  const model = final.averagedModel({ ...info, epochs: best.epoch, trainedOn: 'train+dev' });
+  log(`final: ${best.epoch} epochs over train and dev (${all.length} sentences)`);
+  const bytes = encodeNameModel(model);
+  return { model, bytes, sha256: sha256Hex(bytes), sources: info.sources, epochs: best.epoch, dev: best.dev, splits };
+}

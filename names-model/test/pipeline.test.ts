@@ -1,0 +1,47 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { chosenSources, f1, locateCorpusFiles, readManifest, recall, scoreTagger, trainNames } from '../src/index.js';
+
+// The pipeline end to end on the committed fixture (invented sentences, names-model/fixtures): what CI can run.
+const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url));
+const manifest = readManifest(join(FIXTURES, 'manifest.fixture.json'));
+const corpora = [join(FIXTURES, 'corpora')];
+
+describe('names-model: the training pipeline on the fixture', function () {
+  this.timeout(60_000);
+
+  it('trains a tagger that finds the held-out names, the same bytes on a second run', () => {
+    const first = trainNames({ manifest, corporaDirs: corpora });
+    expect(first.sources).to.deep.equal(['fixture', 'fixture-more']);
+    const heldOut = first.splits.heldout.flatMap((h) => h.sentences);
+    expect(heldOut.length).to.be.greaterThan(20);
+    const score = scoreTagger(quantisedScorer(first.model), heldOut);
+    expect(f1(score)).to.be.at.least(0.9);
+    const second = trainNames({ manifest, corporaDirs: corpora });
+    expect(second.sha256).to.equal(first.sha256);
+    expect(second.bytes.equals(first.bytes)).to.equal(true);
+  });
+
+  it('retrains without a source when switched off, and refuses an unknown one', () => {
+    expect(chosenSources(manifest, ['fixture-more']).map((s) => s.id)).to.deep.equal(['fixture']);
+    const result = trainNames({ manifest, corporaDirs: corpora, without: ['fixture-more'] });
+    expect(result.sources).to.deep.equal(['fixture']);
+    expect(recall(scoreTagger(quantisedScorer(result.model), result.splits.heldout.flatMap((h) => h.sentences)))).to.be.greaterThan(0.8);
+    expect(() => chosenSources(manifest, ['no-such-source'])).to.throw(/unknown source/);
+  });
+
+  it('refuses a corpus file whose bytes differ from the manifest, and names a missing one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-corpora-'));
+    mkdirSync(join(dir, 'fixture'));
+    const copy = join(dir, 'fixture/fixture-train.conllu');
+    copyFileSync(join(corpora[0] as string, 'fixture/fixture-train.conllu'), copy);
+    expect(locateCorpusFiles(manifest.sources, [dir]).size).to.equal(2);
+    writeFileSync(copy, readFileSync(copy, 'utf8').replace('B-PER', 'B-LOC'));
+    expect(() => locateCorpusFiles(manifest.sources, [dir])).to.throw(/SHA-256 .* but the manifest says/);
+    expect(() => locateCorpusFiles(manifest.sources, [join(dir, 'nothing-here')])).to.throw(/not found/);
+  });
+});

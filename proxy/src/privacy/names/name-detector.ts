@@ -1,0 +1,17 @@
+import { loadNameModel } from './load-name-model.js';
+import type { NameModel } from './name-model.js';
+import { quantisedScorer, tagNames, type TagScorer, type TaggedSpan } from './name-tagger.js';
+
+// The tagger this process (or detector thread) uses. The proxy installs the model it checked at start; anything
+// else that runs the detector (tests, eval, benches) gets the shipped model, checked the same way, on first use.
+let scorer: TagScorer | undefined;
+
+export function useNameModel(model: NameModel): void {
+  scorer = quantisedScorer(model);
+}
+
+/** Names the tagger finds in `text`: people, and the places and organisations that veto list matches. */
+export function findTaggedNames(text: string): TaggedSpan[] {
+  if (scorer === undefined) useNameModel(loadNameModel());
+  return tagNames(scorer as TagScorer, text);
+}

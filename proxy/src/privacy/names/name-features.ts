@@ -1,0 +1,286 @@
+import {
+  COMMON_WORD_GIVEN_NAME_SET,
+  GIVEN_NAME_SET,
+  LONE_SURNAME_SET,
+  PARTICLES,
+  PLACE_PREFIXES,
+  PLACE_WORDS,
+  STOP_WORDS,
+  SURNAME_SET,
+  TITLES,
+  WORD_LIKE_GIVEN_NAME_SET,
+} from '../recognizers/person-words.js';
+
+// Features of one word for the name tagger, hashed to integers: the word, its affixes and shape, the two words on
+// each side, the two tags before it, and the house's name lists and context rules (title before, place word
+// after, known given name or surname, Polish case endings stripped). Hashing keeps the model a flat weight table
+// with no vocabulary to ship. The trainer (names-model/) and the proxy call exactly this code.
+
+export const NAME_TAGS = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC', 'B-ORG', 'I-ORG', 'B-MISC', 'I-MISC'] as const;
+export type NameTag = (typeof NAME_TAGS)[number];
+export const TAG_COUNT = NAME_TAGS.length;
+export const TAG_O = 0;
+export const TAG_B_PER = 1;
+export const TAG_I_PER = 2;
+/** Most features a word can have: the size of the buffer `wordFeatures` fills. */
+export const MAX_FEATURES = 40;
+
+const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
+const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
+/** Lower-case words that may stand inside a name ("Ludwig van Beethoven", "Miguel de la Torre"). */
+const PARTICLE_WORDS: ReadonlySet<string> = new Set(PARTICLES.flatMap((p) => p.split(' ')).concat(['y', 'e', 'und']));
+/** Polish case endings, longest first: "Wiśniewskim" → "Wiśniewski", "Kowalczyka" → "Kowalczyk". */
+const POLISH_ENDINGS = ['iego', 'ego', 'emu', 'owi', 'iej', 'em', 'om', 'ie', 'im', 'ą', 'ę', 'a', 'u', 'y', 'i', 'm'];
+const POLISH_RESTORE = ['', 'i', 'a'];
+const ROMAN_RE = /^[IVX]{1,4}$/;
+
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Template id and value hash → one feature id (murmur3's finaliser mixes the pair). */
+function mix(template: number, value: number): number {
+  let h = Math.imul(template + 1, 0x9e3779b1) ^ value;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function isUpper(c: string): boolean {
+  const code = c.charCodeAt(0);
+  // ASCII first: no string is made for the common case.
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a;
+  return c !== c.toLowerCase() && c === c.toUpperCase();
+}
+
+/** Xx, X'Xx, Xx-Xx, X, x, d, X.: each run of one character class collapsed to one symbol. */
+function shapeOf(w: string): string {
+  let out = '';
+  let last = '';
+  for (let i = 0; i < w.length && out.length < 8; i++) {
+    const c = w.charAt(i);
+    let k: string;
+    if (c >= '0' && c <= '9') k = 'd';
+    else if (c !== c.toLowerCase()) k = 'X';
+    else if (c !== c.toUpperCase()) k = 'x';
+    else k = c;
+    if (k !== last) out += k;
+    last = k;
+  }
+  return out;
+}
+
+function lengthBucket(n: number): number {
+  return n <= 3 ? n : n <= 5 ? 4 : n <= 8 ? 5 : n <= 12 ? 6 : 7;
+}
+
+/**
+ * Whether the tagger scores word i at all. Names are capitalised in all seven languages, so only capitalised
+ * words (and a particle inside a name run) are scored; every other word is O. A word in ALL CAPS, with a digit or
+ * underscore, or camel-cased past a short prefix ("UserService", but not "McDonald", "DiCaprio") is an
+ * identifier or heading, never scored: code and logs stay quiet.
+ */
+export function isScorable(words: readonly string[], i: number, prevTag: number): boolean {
+  const w = words[i] as string;
+  const first = w.charAt(0);
+  if (!isUpper(first)) {
+    return prevTag !== TAG_O && PARTICLE_WORDS.has(w) && i + 1 < words.length && isUpper((words[i + 1] as string).charAt(0));
+  }
+  if (w.length > 30) return false;
+  // A regnal number inside a name: "Jan Paweł II", "Karol VI Habsburg".
+  if ((prevTag === TAG_B_PER || prevTag === TAG_I_PER) && ROMAN_RE.test(w)) return true;
+  let lowers = 0;
+  for (let k = 1; k < w.length; k++) {
+    const c = w.charAt(k);
+    if ((c >= '0' && c <= '9') || c === '_') return false;
+    if (c !== c.toLowerCase()) {
+      // An inner capital: fine after an apostrophe or hyphen or a 1-3 letter prefix (Mc, Mac, Di, Le).
+      const before = w.charAt(k - 1);
+      if (before !== "'" && before !== '’' && before !== '-' && k > 3) return false;
+    } else if (c !== c.toUpperCase()) lowers += 1;
+  }
+  return w.length === 1 || lowers > 0;
+}
+
+/** What the features need of one word, whatever its context: computed once per distinct word (see wordInfo). */
+export interface WordInfo {
+  readonly lowerHash: number;
+  readonly shapeHash: number;
+  /** Hash of the last three letters, lower-cased: a neighbour's ending (case, verb form, article). */
+  readonly suffixHash: number;
+  /** 1: a capitalised word whose lower-case form the training text writes mid sentence (the lexicon). */
+  readonly common: number;
+  /** Known given name (1 plain, 2 word-like, 3 common word) × 4 + known surname (1 lone, 2 common word). */
+  readonly gazetteer: number;
+  /** The word's own features (word, affixes, shape, length, lists): their ids. */
+  readonly lexical: Uint32Array;
+}
+
+// Words repeat (names above all), so each distinct word's hashes and lexical features are kept, per lexicon; a
+// map is emptied when it grows past the cap, which bounds memory and changes no result.
+const WORD_CACHE_CAP = 50_000;
+const wordCaches = new WeakMap<Uint32Array, Map<string, WordInfo>>();
+const NO_LEXICON = new Uint32Array(0);
+
+// The lower-case lexicon: a Bloom filter (two probes) of the words the training text writes in lower case mid
+// sentence. A capitalised word whose lower-case form is in it ("Ieri", "Ayer", "Volgens", "Grace") is likely a
+// sentence's first word or a common word, not a name; the model learns how much that counts. It ships in the
+// model file; the trainer builds it from the train part before training.
+export const LEXICON_BITS = 1 << 21;
+
+function lexiconProbes(lowerHash: number): [number, number] {
+  return [lowerHash & (LEXICON_BITS - 1), mix(99, lowerHash) & (LEXICON_BITS - 1)];
+}
+
+export function addToLexicon(bits: Uint32Array, lower: string): void {
+  for (const p of lexiconProbes(fnv1a(lower))) bits[p >>> 5] = (bits[p >>> 5] as number) | (1 << (p & 31));
+}
+
+function inLexicon(lexicon: Uint32Array, lowerHash: number): boolean {
+  if (lexicon.length === 0) return false;
+  for (const p of lexiconProbes(lowerHash)) if (((lexicon[p >>> 5] as number) & (1 << (p & 31))) === 0) return false;
+  return true;
+}
+
+export function wordInfo(w: string, lexicon: Uint32Array = NO_LEXICON): WordInfo {
+  let cache = wordCaches.get(lexicon);
+  if (cache === undefined) wordCaches.set(lexicon, (cache = new Map()));
+  const hit = cache.get(w);
+  if (hit !== undefined) return hit;
+  if (cache.size >= WORD_CACHE_CAP) cache.clear();
+  const lower = w.toLowerCase();
+  const lowerHash = fnv1a(lower);
+  const shapeHash = fnv1a(shapeOf(w));
+  const given = GIVEN_NAME_SET.has(w) ? 1 : WORD_LIKE_GIVEN_NAME_SET.has(w) ? 2 : COMMON_WORD_GIVEN_NAME_SET.has(w) ? 3 : 0;
+  const surname = LONE_SURNAME_SET.has(w) ? 1 : SURNAME_SET.has(w) ? 2 : 0;
+  const lexical: number[] = [mix(0, 0), mix(1, lowerHash)];
+  const len = lower.length;
+  if (len > 2) {
+    lexical.push(mix(2, fnv1a(lower.slice(-2))), mix(3, fnv1a(lower.slice(-3))), mix(5, fnv1a(lower.slice(0, 2))), mix(6, fnv1a(lower.slice(0, 3))));
+  }
+  if (len > 4) lexical.push(mix(4, fnv1a(lower.slice(-4))), mix(33, fnv1a(lower.slice(0, 4))));
+  if (len > 5) lexical.push(mix(34, fnv1a(lower.slice(-5))));
+  lexical.push(mix(7, shapeHash), mix(8, lengthBucket(len)), mix(23, given * 4 + surname));
+  if (given === 0 && surname === 0) {
+    const stem = polishStemKnown(w);
+    if (stem !== 0) lexical.push(mix(24, stem));
+  }
+  if (STOP_WORDS.has(w)) lexical.push(mix(26, 1));
+  const common = lower !== w && inLexicon(lexicon, lowerHash) ? 1 : 0;
+  lexical.push(mix(37, common * 8 + Math.min(given * 4 + surname, 7)));
+  const info: WordInfo = { lowerHash, shapeHash, suffixHash: fnv1a(lower.slice(-3)), common, gazetteer: given * 4 + surname, lexical: Uint32Array.from(lexical) };
+  cache.set(w, info);
+  return info;
+}
+
+/** The words of one text (or sentence) and where its sentences start: what contextual features read. */
+export class NameFeatureContext {
+  private readonly infos: (WordInfo | undefined)[];
+
+  constructor(
+    readonly words: readonly string[],
+    readonly sentenceStart: Uint8Array,
+    private readonly lexicon: Uint32Array = NO_LEXICON,
+  ) {
+    this.infos = new Array<WordInfo | undefined>(words.length);
+  }
+
+  info(i: number): WordInfo {
+    let info = this.infos[i];
+    if (info === undefined) this.infos[i] = info = wordInfo(this.words[i] as string, this.lexicon);
+    return info;
+  }
+
+  /** Hash of the lower-cased word at i, or of a boundary marker outside the sentence. */
+  private wordHash(i: number, from: number): number {
+    if (i < 0 || i >= this.words.length) return 1;
+    if (i < from) return 2;
+    return this.info(i).lowerHash;
+  }
+
+  private shape(i: number, from: number): number {
+    if (i < 0 || i >= this.words.length || i < from) return 3;
+    return this.info(i).shapeHash;
+  }
+
+  /** The first word of i's sentence. */
+  private sentenceFrom(i: number): number {
+    let k = i;
+    while (k > 0 && this.sentenceStart[k] !== 1 && i - k < 3) k -= 1;
+    return this.sentenceStart[k] === 1 ? k : k - 1;
+  }
+
+  /** Writes word i's contextual feature ids into `out` (its lexical ones are `info(i).lexical`); returns how many. */
+  contextFeatures(i: number, prevTag: number, prev2Tag: number, out: Uint32Array): number {
+    const info = this.info(i);
+    const from = this.sentenceFrom(i);
+    const nextFrom = i + 1 < this.words.length && this.sentenceStart[i + 1] === 1 ? i + 1 : -1;
+    const next = nextFrom === -1 ? this.wordHash(i + 1, 0) : 4;
+    const next2 = nextFrom === -1 && !(i + 2 < this.words.length && this.sentenceStart[i + 2] === 1) ? this.wordHash(i + 2, 0) : 4;
+    const nextShape = nextFrom === -1 ? this.shape(i + 1, 0) : 4;
+    const prev = this.wordHash(i - 1, from);
+    const prev2 = this.wordHash(i - 2, from);
+    const prevShape = this.shape(i - 1, from);
+    const lh = info.lowerHash;
+    const atStart = i === from ? 1 : 0;
+    let n = 0;
+    out[n++] = mix(9, prev);
+    out[n++] = mix(10, prev2 ^ Math.imul(prev, 31));
+    out[n++] = mix(11, next);
+    out[n++] = mix(12, next2 ^ Math.imul(next, 31));
+    out[n++] = mix(13, prevShape);
+    out[n++] = mix(14, nextShape);
+    out[n++] = mix(15, prevTag);
+    out[n++] = mix(16, prev2Tag * 16 + prevTag);
+    out[n++] = mix(17, lh ^ Math.imul(prevTag + 1, 0x27d4eb2d));
+    out[n++] = mix(18, lh ^ Math.imul(prev, 0x165667b1));
+    out[n++] = mix(19, lh ^ Math.imul(next, 0x165667b1));
+    out[n++] = mix(20, atStart * 8 + Math.min(7, (this.words[i] as string).length));
+    if (atStart === 1) {
+      out[n++] = mix(21, lh);
+      out[n++] = mix(32, info.gazetteer);
+    }
+    out[n++] = mix(38, info.common * 4 + atStart * 2 + (nextShape === info.shapeHash ? 1 : 0));
+    if (i > from) out[n++] = mix(39, this.info(i - 1).common * 16 + prevTag);
+    out[n++] = mix(22, prevShape ^ Math.imul(nextShape, 0x27d4eb2d) ^ info.shapeHash);
+    if (i > from) {
+      const p = this.words[i - 1] as string;
+      const pp = i - 2 >= from ? (this.words[i - 2] as string) : '';
+      if (TITLE_SET.has(p.endsWith('.') ? p.slice(0, -1) : p) || (p === '.' && TITLE_SET.has(pp))) out[n++] = mix(25, 1);
+      if (PLACE_PREFIX_SET.has(p)) out[n++] = mix(27, 1);
+      if (GIVEN_NAME_SET.has(p)) out[n++] = mix(28, prevTag);
+      if (SURNAME_SET.has(p)) out[n++] = mix(30, prevTag);
+    }
+    if (nextFrom === -1 && i + 1 < this.words.length) {
+      const nw = this.words[i + 1] as string;
+      if (PLACE_WORDS.has(nw)) out[n++] = mix(27, 2);
+      if (SURNAME_SET.has(nw)) out[n++] = mix(29, 1);
+    }
+    out[n++] = mix(31, info.shapeHash ^ Math.imul(prevTag + 1, 0x27d4eb2d));
+    if (i > from) out[n++] = mix(35, this.info(i - 1).suffixHash);
+    if (nextFrom === -1 && i + 1 < this.words.length) out[n++] = mix(36, this.info(i + 1).suffixHash);
+    return n;
+  }
+}
+
+/** 1: a Polish case ending off, the word is a known surname; 2: a known given name; 0: neither. */
+function polishStemKnown(w: string): number {
+  for (const end of POLISH_ENDINGS) {
+    if (w.length <= end.length + 2 || !w.endsWith(end)) continue;
+    const stem = w.slice(0, -end.length);
+    for (const add of POLISH_RESTORE) {
+      const base = stem + add;
+      if (SURNAME_SET.has(base)) return 1;
+      if (GIVEN_NAME_SET.has(base)) return 2;
+    }
+  }
+  return 0;
+}

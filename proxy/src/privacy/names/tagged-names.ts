@@ -1,0 +1,143 @@
+import { RANK_FORMAT } from '../recognizer.js';
+import type { Candidate } from '../recognizer.js';
+import { notAPersonHere, startsWithSalutation } from '../recognizers/person.js';
+import {
+  COMMON_WORD_GIVEN_NAME_SET,
+  GIVEN_NAME_SET,
+  LONE_SURNAME_SET,
+  PRODUCT_NAMES,
+  STOP_WORDS,
+  SURNAME_SET,
+  TITLES,
+} from '../recognizers/person-words.js';
+import type { TaggedSpan } from './name-tagger.js';
+
+// How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
+// rules for names, and margins where the tagger errs most), and which list matches its places and organisations
+// overrule.
+
+/** Just before a name: inside an identifier, a path, markup or code ("user.Name", "<Anna", "=Smith", "`Alice"). */
+const CODE_BEFORE = /[\p{L}\p{N}_./\\@#$<>=`{[|~*+^]$/u;
+/** Just after one: a call, member, assignment or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Bob`"). */
+const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
+
+const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
+const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
+// Margins (trainer's units) a name needs where the tagger errs most: words opening a sentence or line ("Will
+// you…", "Can I…"; a field label "Handy:" never counts), one word alone opening one, and a lone given name that
+// is also a common word ("Grace period"). Set on the multilingual and presidio sets' look-alikes and the dev
+// split's errors: sure names score 20-45.
+const OPENING_MARGIN = 2;
+const OPENING_WORD_MARGIN = 15;
+const WORD_MARGIN = 8;
+const VETO_MARGIN = 4;
+const COMMON_WORD_MARGIN = 30;
+
+/** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
+function personStart(text: string, s: TaggedSpan): number {
+  let start = s.start;
+  let words = s.words;
+  // The margin and lexicon flag of the name's first word (the span's, until a word is trimmed off its front).
+  let confidence = s.firstConfidence;
+  let firstCommon = s.firstCommon;
+  if (words === 1 && text.charCodeAt(s.end) === 0x3a /* : */) return -1; // a field label: "Handy:", "Tarjeta:"
+  if (s.opensSentence) {
+    // "Ieri Bianchi …", "Secondo Lombardi …", "Can I …": a sentence's first word the tagger is unsure of, or
+    // one the training text writes in lower case (a known given name aside), is not part of the name.
+    const first = text.slice(s.start, words > 1 ? s.secondStart : s.end).trimEnd();
+    const common = s.firstCommon && !GIVEN_NAME_SET.has(first);
+    if (s.firstConfidence < OPENING_MARGIN || (common && (words > 1 || s.firstConfidence < COMMON_WORD_MARGIN))) {
+      if (words === 1 || s.restConfidence < OPENING_MARGIN) return -1;
+      start = s.secondStart;
+      words -= 1;
+      confidence = s.restConfidence;
+      firstCommon = false;
+    }
+  }
+  const first = FIRST_WORD.exec(text.slice(start, s.end));
+  if (first !== null && TITLE_SET.has((first[1] as string).replace(/\.$/, ''))) {
+    start += first[0].length;
+    words -= 1;
+    confidence = s.restConfidence;
+    firstCommon = false;
+  }
+  if (words > 1) {
+    const parts = text.slice(start, s.end).split(/\s+/);
+    const known = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w);
+    // Title-case words the lexicon knows, none a known name: a heading or a product ("Status Workflow").
+    if (start === s.start && s.commonWords === s.words && !parts.some(known)) return -1;
+    // A product before a word that is no surname: "Claude Code", "Claude Opus".
+    if (PRODUCT_NAMES.has(parts[0] as string) && !SURNAME_SET.has(parts[1] as string)) return -1;
+    return start;
+  }
+  const word = text.slice(start, s.end);
+  if (word.length < 2 || STOP_WORDS.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
+  // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
+  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
+  if (PRODUCT_NAMES.has(word)) return -1;
+  // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
+  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
+  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < COMMON_WORD_MARGIN)) return -1;
+  const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
+  if (common && confidence < COMMON_WORD_MARGIN) return -1;
+  // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
+  if (confidence < WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
+  return start;
+}
+
+/**
+ * The tagger's people become PERSON candidates (ranked like the list matches, so the overlap rules settle them
+ * the same way), unless code punctuation touches them. Its places and organisations are negative evidence: a
+ * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped.
+ */
+export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[]): void {
+  const others: TaggedSpan[] = [];
+  const people: TaggedSpan[] = [];
+  for (const s of tagged) {
+    if (s.kind !== 'PER') {
+      // Only a sure place or organisation overrules a list match; "Thanks Jane" read as ORG does not.
+      if (Math.min(s.firstConfidence, s.restConfidence) >= VETO_MARGIN && !startsWithSalutation(text.slice(s.start, s.end))) others.push(s);
+      continue;
+    }
+    people.push(s);
+    const start = personStart(text, s);
+    if (start === -1) continue;
+    if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
+    if (CODE_AFTER.test(text.slice(s.end, s.end + 2)) || notAPersonHere(text, start, s.end)) continue;
+    candidates.push({ type: 'PERSON', start, end: s.end, rank: RANK_FORMAT });
+  }
+  let kept = 0;
+  for (const c of candidates) {
+    if (c.type !== 'PERSON' || c.rank > RANK_FORMAT || !listVetoed(text, c, others, people)) candidates[kept++] = c;
+  }
+  candidates.length = kept;
+}
+
+/**
+ * Whether the tagger overrules a list match (a known name, no title or label): it lies inside a place or
+ * organisation the tagger found, or it is a lone surname ("Frauen", "Vater": German nouns in the surname list)
+ * the tagger read in context and did not call a name. Known given names alone keep the lists' word.
+ */
+function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], people: readonly TaggedSpan[]): boolean {
+  const o = others[lastStartingBy(others, c.start)];
+  if (o !== undefined && c.end <= o.end) return true;
+  const word = text.slice(c.start, c.end);
+  if (word.includes(' ') || GIVEN_NAME_SET.has(word)) return false;
+  const p = people[lastStartingBy(people, c.end - 1)];
+  return p === undefined || p.end <= c.start;
+}
+
+/** Index of the last span (sorted, non-overlapping) starting at or before `at`; -1 when none. */
+function lastStartingBy(spans: readonly TaggedSpan[], at: number): number {
+  let lo = 0;
+  let hi = spans.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((spans[mid] as TaggedSpan).start <= at) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { RANK_CONTEXT, RANK_FORMAT, type Candidate } from '../../../src/privacy/recognizer.js';
+import type { TaggedSpan } from '../../../src/privacy/names/name-tagger.js';
+import { addTaggedNames } from '../../../src/privacy/names/tagged-names.js';
+
+// The rules that decide which of the tagger's spans become PERSON candidates and which list matches its places
+// and organisations overrule, on spans written by hand (the margins as the tagger would give them).
+function span(text: string, value: string, kind: TaggedSpan['kind'], margin: number, extra: Partial<TaggedSpan> = {}): TaggedSpan {
+  const start = text.indexOf(value);
+  const second = value.indexOf(' ');
+  return {
+    kind,
+    start,
+    end: start + value.length,
+    words: value.split(' ').length,
+    firstConfidence: margin,
+    restConfidence: second === -1 ? Infinity : margin,
+    secondStart: second === -1 ? -1 : start + second + 1,
+    opensSentence: start === 0,
+    firstCommon: false,
+    commonWords: 0,
+    ...extra,
+  };
+}
+
+function people(text: string, spans: TaggedSpan[], listed: Candidate[] = []): string[] {
+  const candidates = [...listed];
+  addTaggedNames(text, spans, candidates);
+  return candidates.filter((c) => c.type === 'PERSON').map((c) => text.slice(c.start, c.end));
+}
+
+describe('privacy: which tagger spans become names', () => {
+  it('takes a sure name, leaving a title outside it', () => {
+    const text = 'Yesterday Dr Okonkwo signed.';
+    expect(people(text, [span(text, 'Okonkwo', 'PER', 30)])).to.deep.equal(['Okonkwo']);
+    expect(people(text, [span(text, 'Dr Okonkwo', 'PER', 30)])).to.deep.equal(['Okonkwo']);
+  });
+
+  it('drops a sentence-opening word the tagger is unsure of, or trims it from a longer name', () => {
+    const text = 'Ieri Bianchi ha parlato.';
+    expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 1)])).to.deep.equal([]);
+    expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 1, { restConfidence: 25 })])).to.deep.equal(['Bianchi']);
+    expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 25, { firstCommon: true })])).to.deep.equal(['Bianchi']);
+    const alone = 'Steuerliche Identifikationsnummer 47';
+    expect(people(alone, [span(alone, 'Steuerliche', 'PER', 6)])).to.deep.equal([]);
+  });
+
+  it('drops field labels, products, headings, lone letters and names in code', () => {
+    const label = 'Handy: 0160 2866473';
+    expect(people(label, [span(label, 'Handy', 'PER', 40)])).to.deep.equal([]);
+    const product = 'Fast mode for Claude Code uses Sonnet for it.';
+    expect(people(product, [span(product, 'Claude Code', 'PER', 40), span(product, 'Sonnet', 'PER', 40)])).to.deep.equal([]);
+    const heading = 'see Status Workflow below';
+    expect(people(heading, [span(heading, 'Status Workflow', 'PER', 9, { commonWords: 2 })])).to.deep.equal([]);
+    const letter = 'Can I withdraw cash?';
+    expect(people(letter, [span(letter, 'I', 'PER', 30, { opensSentence: false })])).to.deep.equal([]);
+    const code = "import { Thomas, Victoria } from './people';";
+    expect(people(code, [span(code, 'Thomas', 'PER', 30), span(code, 'Victoria', 'PER', 30)])).to.deep.equal([]);
+  });
+
+  it('lets a sure place or organisation overrule a list match inside it, but not a greeting read as one', () => {
+    const bank = 'Banco Santander abrió una oficina.';
+    const santander: Candidate = { type: 'PERSON', start: 6, end: 15, rank: RANK_FORMAT };
+    expect(people(bank, [span(bank, 'Banco Santander', 'ORG', 40)], [santander])).to.deep.equal([]);
+    // Unsure, it overrules nothing; the tagger's own reading decides ("Santander" a name here, both agree).
+    expect(people(bank, [span(bank, 'Banco Santander', 'ORG', 2), span(bank, 'Santander', 'PER', 30, { opensSentence: false })], [santander]))
+      .to.deep.equal(['Santander', 'Santander']);
+    const thanks = 'Thanks Jane. Could you confirm?';
+    const jane: Candidate = { type: 'PERSON', start: 7, end: 11, rank: RANK_FORMAT };
+    expect(people(thanks, [span(thanks, 'Thanks Jane', 'ORG', 18)], [jane])).to.deep.equal(['Jane']);
+  });
+
+  it('drops a lone list surname the tagger read as no name, and keeps given names and context matches', () => {
+    const text = 'Kurse, die sich an Frauen richten, mit Anna.';
+    const frauen: Candidate = { type: 'PERSON', start: text.indexOf('Frauen'), end: text.indexOf('Frauen') + 6, rank: RANK_FORMAT };
+    const anna: Candidate = { type: 'PERSON', start: text.indexOf('Anna'), end: text.indexOf('Anna') + 4, rank: RANK_FORMAT };
+    const cue: Candidate = { type: 'PERSON', start: 0, end: 5, rank: RANK_CONTEXT };
+    expect(people(text, [span(text, 'Kurse', 'ORG', 1)], [frauen, anna, cue])).to.deep.equal(['Anna', 'Kurse']);
+    expect(people(text, [span(text, 'Frauen', 'PER', 30, { opensSentence: false })], [frauen])).to.deep.equal(['Frauen', 'Frauen']);
+  });
+});
