@@ -43,7 +43,7 @@ describe('gatewayctl db copy: a SQLite deployment into PostgreSQL', function () 
     for (const k of [live, live, live, test, test]) {
       await new Anthropic({ apiKey: k.key, baseURL: sqliteGw.baseURL, maxRetries: 0 }).messages.create(hello);
     }
-    await waitForLedger(sqliteGw.dataDir, (rows) => rows.length === 5);
+    await waitForLedger(sqliteGw, (rows) => rows.length === 5);
     url = await testDatabaseUrl('copy');
     pgGw = new TestGateway({ database: 'postgres', databaseUrl: url, env: upstream });
   });

@@ -83,7 +83,7 @@ describe('health and drain', function () {
       expect(text).to.contain('event: message_stop').and.not.contain('event: error');
       const code = await proxy.exited;
       expect(code).to.equal(0);
-      const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === requestId));
+      const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === requestId));
       expect(rows.filter((x) => x.request_id === requestId)).to.have.length(1);
     } finally {
       await gw.stop();
@@ -106,7 +106,7 @@ describe('health and drain', function () {
       const text = await body;
       expect(text).to.contain('event: error').and.contain('overloaded_error').and.not.contain('event: message_stop');
       expect(await gw.proxiesRunning[0]!.exited).to.equal(0);
-      await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === requestId));
+      await waitForLedger(gw, (r) => r.some((x) => x.request_id === requestId));
     } finally {
       await gw.stop();
     }

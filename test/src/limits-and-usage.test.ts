@@ -117,7 +117,7 @@ describe('limits (in-process counters)', function () {
       requestIds.push(requestId as string);
     }
     // Every one of them is reported, once.
-    const rows = await waitForLedger(gw.dataDir, (r) => requestIds.every((id) => r.some((row) => row.request_id === id)));
+    const rows = await waitForLedger(gw, (r) => requestIds.every((id) => r.some((row) => row.request_id === id)));
     expect(rows.filter((row) => requestIds.includes(row.request_id))).to.have.length(500);
   });
 

@@ -75,7 +75,7 @@ describe('limits on Redis, shared by several processes', function () {
     await reader.read();
     await reader.read();
     await reader.cancel();
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === id));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === id));
     expect(rows.find((x) => x.request_id === id)?.outcome).to.equal('client_disconnect');
     expect((await post(gw, k.key)).status).to.equal(200);
   });
@@ -198,7 +198,7 @@ describe('allowance on Redis: ledger is the truth, Redis failures fail closed', 
   it('refuses once used ≥ allowance, and still does after Redis is flushed and after it restarts empty', async function () {
     const client = new Anthropic({ apiKey: key.key, baseURL: gw.baseURL, maxRetries: 0 });
     for (let i = 0; i < 4; i += 1) await client.messages.create(hello);
-    await waitForLedger(gw.dataDir, (r) => r.filter((x) => x.key_id === key.id).length === 4);
+    await waitForLedger(gw, (r) => r.filter((x) => x.key_id === key.id).length === 4);
     const before = await usage();
     expect(before.tokens).to.deep.include({ used: 600, remaining: 0, percent_used: 100 });
     const refused = await client.messages.create(hello).catch((e: unknown) => e);
@@ -213,7 +213,7 @@ describe('allowance on Redis: ledger is the truth, Redis failures fail closed', 
     await sleep(1500);
     expect(await client.messages.create(hello).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.PaymentRequiredError);
     expect((await usage()).tokens).to.deep.equal(before.tokens);
-    expect(readLedger(gw.dataDir, 'key_id = ?', key.id)).to.have.length(4);
+    expect(await readLedger(gw, 'key_id = ?', key.id)).to.have.length(4);
   });
 
   it('answers 503 with x-should-retry while Redis is down, and recovers by itself', async function () {
@@ -248,7 +248,7 @@ describe('allowance on Redis: ledger is the truth, Redis failures fail closed', 
       })));
       statuses.push(...wave_);
     }
-    const rows = await waitForLedger(gw.dataDir, (r) => r.filter((x) => x.key_id === k.id).length === statuses.filter((s) => s === 200).length);
+    const rows = await waitForLedger(gw, (r) => r.filter((x) => x.key_id === k.id).length === statuses.filter((s) => s === 200).length);
     const spent = rows.filter((x) => x.key_id === k.id).reduce((n, x) => n + x.billable_units, 0);
     expect(statuses.filter((s) => s === 402).length).to.be.greaterThan(0);
     expect(spent).to.be.at.most(1500);

@@ -68,7 +68,7 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     expect(body).to.not.have.property('stream');
     expect(JSON.stringify(r?.headers)).to.not.contain(key.key);
     const id = response.headers.get('request-id');
-    const row = (await waitForLedger(gw.dataDir, (rows) => rows.some((x) => x.request_id === id))).find((x) => x.request_id === id);
+    const row = (await waitForLedger(gw, (rows) => rows.some((x) => x.request_id === id))).find((x) => x.request_id === id);
     expect(row).to.deep.include({ input_tokens: 14, output_tokens: 4, outcome: 'ok' });
   });
 
@@ -93,7 +93,7 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     expect(final.content[1]?.type === 'text' ? final.content[1].text : '').to.equal('Here is a longer answer that spans many frames of the event stream.');
     expect(final.content[2]?.type === 'tool_use' ? final.content[2].input : null).to.deep.equal({ q: 'residency', n: 3 });
     expect(final.model).to.equal('alpha-sonnet-5');
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.input_tokens === 70));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.input_tokens === 70));
     expect(rows.find((x) => x.input_tokens === 70)).to.deep.include({ output_tokens: 33, cache_read_input_tokens: 1000 });
   });
 

@@ -74,7 +74,7 @@ describe('live keys through a Messages-API upstream', function () {
     expect(JSON.stringify(seen?.headers)).to.not.contain(key.key);
     expect(seen?.headers['anthropic-version']).to.equal('2026-10-21');
     expect(seen?.headers['anthropic-beta']).to.equal('beta-one,beta-two');
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === response.headers.get('request-id')));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === response.headers.get('request-id')));
     const row = rows.find((x) => x.request_id === response.headers.get('request-id'));
     // a client that marks the beta route with ?beta=true (SDK 0.x) keeps it upstream
     fake.enqueue({});
@@ -105,7 +105,7 @@ describe('live keys through a Messages-API upstream', function () {
     expect(tool?.type === 'tool_use' ? tool.input : {}).to.deep.equal({ city: 'London', units: 'celsius', days: [1, 2] });
     expect(final.stop_reason).to.equal('tool_use');
     expect(final.usage).to.deep.include({ input_tokens: 120, output_tokens: 48, cache_creation_input_tokens: 64, cache_read_input_tokens: 300 });
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.input_tokens === 120));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.input_tokens === 120));
     const row = rows.find((x) => x.input_tokens === 120);
     expect(row).to.deep.include({ output_tokens: 48, cache_creation_input_tokens: 64, cache_read_input_tokens: 300 });
     expect(row?.billable_units).to.equal(120 + 48 + 80 + 30);
@@ -150,7 +150,7 @@ describe('live keys through a Messages-API upstream', function () {
     await reader.cancel();
     controller.abort();
     await fake.waitFor((r) => r[0]?.clientAborted === true, 5_000);
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === requestId));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === requestId));
     const row = rows.find((x) => x.request_id === requestId);
     expect(row?.outcome).to.equal('client_disconnect');
     expect(row?.input_tokens).to.equal(50);
@@ -169,7 +169,7 @@ describe('live keys through a Messages-API upstream', function () {
     expect(last?.[0]).to.equal('error');
     expect((JSON.parse(last?.[1] ?? '{}') as { error: { type: string } }).error.type).to.equal('api_error');
     const id = res.headers.get('request-id');
-    const row = (await waitForLedger(gw.dataDir, (r) => r.some((x) => x.request_id === id))).find((x) => x.request_id === id);
+    const row = (await waitForLedger(gw, (r) => r.some((x) => x.request_id === id))).find((x) => x.request_id === id);
     expect(row?.outcome).to.equal('upstream_error');
     expect(row?.input_tokens).to.equal(33);
     expect(row?.output_tokens).to.equal(25); // 100 characters seen, about 4 a token
@@ -240,7 +240,7 @@ describe('live keys through a Messages-API upstream', function () {
         expect(r.status).to.equal(502);
         expect(body.error.type).to.equal('api_error');
       }
-      const rows = await waitForLedger(down.dataDir, (x) => x.length === 2);
+      const rows = await waitForLedger(down, (x) => x.length === 2);
       expect(rows.map((x) => [x.outcome, x.input_tokens, x.output_tokens])).to.deep.equal([['upstream_error', 0, 0], ['upstream_error', 0, 0]]);
       // its own error type (502), apart from a headers or body timeout (504)
       expect(down.proxiesRunning.flatMap((p) => p.output).join('\n')).to.contain('upstream_connect_failed');
@@ -282,7 +282,7 @@ describe('live keys through a Messages-API upstream', function () {
     expect(Date.now() - revokedAt).to.be.lessThan(1000);
     expect(String(err)).to.contain('authentication_error');
     await fake.waitFor((r) => r[0]?.clientAborted === true, 3_000);
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.key_id === k.id));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.key_id === k.id));
     const row = rows.find((x) => x.key_id === k.id);
     expect(row?.outcome).to.equal('revoked');
     expect(row?.input_tokens).to.equal(40);
@@ -311,15 +311,15 @@ describe('live keys through a Messages-API upstream', function () {
     const bodies = await Promise.all(streams);
     for (const b of bodies) expect(sseEvents(b).at(-1)?.[0]).to.equal('message_stop');
     await sleep(1500);
-    expect(readLedger(gw.dataDir, 'key_id = ?', k.id)).to.have.length(0);
+    expect(await readLedger(gw, 'key_id = ?', k.id)).to.have.length(0);
     await gw.startPolicy(gw.policyPort);
-    const rows = await waitForLedger(gw.dataDir, (r) => r.filter((x) => x.key_id === k.id).length === 3, 15_000);
+    const rows = await waitForLedger(gw, (r) => r.filter((x) => x.key_id === k.id).length === 3, 15_000);
     const mine = rows.filter((x) => x.key_id === k.id);
     expect(mine.map((x) => x.request_id).sort()).to.deep.equal([...ids].sort());
     expect(mine.every((x) => x.input_tokens === 11 && x.output_tokens === 40)).to.equal(true);
     // replays keep coming (the spool retries on a timer), but the ledger applies each request id once
     await sleep(2500);
-    expect(readLedger(gw.dataDir, 'key_id = ?', k.id)).to.have.length(3);
+    expect(await readLedger(gw, 'key_id = ?', k.id)).to.have.length(3);
     fake.setBehaviour(null);
   });
 
@@ -401,7 +401,7 @@ describe('live keys through a Messages-API upstream', function () {
       for (let r = await reader.read(); !r.done; r = await reader.read()) got += new TextDecoder().decode(r.value);
       expect(got).to.contain('"text":"Hello"').and.contain('event: message_stop');
       const id = res.headers.get('request-id');
-      const row = (await waitForLedger(own.dataDir, (rows) => rows.some((x) => x.request_id === id))).find((x) => x.request_id === id);
+      const row = (await waitForLedger(own, (rows) => rows.some((x) => x.request_id === id))).find((x) => x.request_id === id);
       expect(row).to.deep.include({ input_tokens: 3, output_tokens: 2, outcome: 'ok' });
 
       // an upstream that stalls mid-event: the SDK sees the timeout, not a broken event

@@ -103,12 +103,12 @@ describe('metrics and access log after real traffic', function () {
     statuses['concurrency'] = (await raw(keys['conc'].key, hello)).status;
     await (await slow).text();
     await (await raw(keys['quota'].key, hello)).text();
-    await waitForLedger(gw.dataDir, (rows) => rows.some((r) => r.key_id === keys['quota']!.id));
+    await waitForLedger(gw, (rows) => rows.some((r) => r.key_id === keys['quota']!.id));
     statuses['quota'] = (await raw(keys['quota'].key, hello)).status;
     statuses['invalid'] = (await raw(keys['test'].key, { model: 'alpha-sonnet-5', messages: [] })).status;
     expect(statuses).to.deep.equal({ auth: 401, ip: 403, model: 403, residency: 403, rate: 429, concurrency: 429, quota: 402, invalid: 400 });
 
-    await waitForLedger(gw.dataDir, (rows) => rows.filter((r) => r.key_id === keys['live']!.id).length === 2);
+    await waitForLedger(gw, (rows) => rows.filter((r) => r.key_id === keys['live']!.id).length === 2);
     await sleep(200);
     const proxyPort = gw.proxiesRunning[0]!.lines.find((l) => l.msg === 'proxy listening')?.['metrics_port'];
     const policyPort = gw.policy.lines.find((l) => l.msg === 'policy service listening')?.['metrics_port'];

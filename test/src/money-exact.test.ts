@@ -52,7 +52,7 @@ async function usedNow(gw: TestGateway, key: string): Promise<number> {
 }
 
 async function ledgerUnits(gw: TestGateway, k: CreatedKey, rows: number): Promise<number> {
-  const found = await waitForLedger(gw.dataDir, (all) => all.filter((x) => x.key_id === k.id).length >= rows);
+  const found = await waitForLedger(gw, (all) => all.filter((x) => x.key_id === k.id).length >= rows);
   const mine = found.filter((x) => x.key_id === k.id);
   expect(mine, 'one ledger row per served request').to.have.length(rows);
   return mine.reduce((n, x) => n + x.billable_units, 0);
@@ -145,14 +145,14 @@ for (const backend of ['in-process', 'Redis'] as Backend[]) {
       try {
         const k = await liveKey(slow, { allowance: 5 * UNITS });
         expect(await sequence(slow, k.key, 3)).to.deep.equal(times(3, 200));
-        expect(readLedger(slow.dataDir, 'key_id = ?', k.id), 'nothing committed yet').to.have.length(0);
+        expect(await readLedger(slow, 'key_id = ?', k.id), 'nothing committed yet').to.have.length(0);
         await restartPolicy(slow, 'SIGKILL');
         // The proxy spooled the unacknowledged reports and replays them before its first new decision.
         expect(await sequence(slow, k.key, 4, { first: 3 })).to.deep.equal([200, 200, 402, 402]);
         expect(await ledgerUnits(slow, k, 5)).to.equal(5 * UNITS);
         expect(await usedNow(slow, k.key)).to.equal(5 * UNITS);
         // Each row ends up marked counted (by the attempt or rebuild that counted it), a window after its commit.
-        await waitForLedger(slow.dataDir, (all) => all.filter((x) => x.key_id === k.id).every((x) => (x as { counted?: number }).counted !== 0));
+        await waitForLedger(slow, (all) => all.filter((x) => x.key_id === k.id).every((x) => (x as { counted?: number }).counted !== 0));
       } finally {
         await slow.stop();
       }

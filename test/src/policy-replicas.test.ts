@@ -170,7 +170,7 @@ describe('policy replicas: two proxies over three policy services (POLICY_TARGET
 
   it('counts every request served above exactly once: ledger = upstream calls, counters = ledger', async function () {
     const ids = new Set(keys.map((k) => k.id));
-    const rows = await waitForLedger(gw.dataDir, (all) => all.filter((r) => ids.has(r.key_id)).length >= fake.requests.length, 15_000);
+    const rows = await waitForLedger(gw, (all) => all.filter((r) => ids.has(r.key_id)).length >= fake.requests.length, 15_000);
     const mine = rows.filter((r) => ids.has(r.key_id));
     expect(mine.length).to.equal(fake.requests.length);
     for (const k of keys) {

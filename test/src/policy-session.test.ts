@@ -88,12 +88,12 @@ describe('the proxy↔policy decision stream under failure', function () {
     for (const r of refused) expect(r).to.deep.equal({ status: 503, type: 'api_error', retry: 'true' });
 
     // Every request that got a 200 is in the ledger exactly once, the spooled ones included, and nothing else is.
-    const rows = await waitForLedger(gw.dataDir, (all) => all.filter((x) => x.key_id === key.id).length >= ok.size, 20_000);
+    const rows = await waitForLedger(gw, (all) => all.filter((x) => x.key_id === key.id).length >= ok.size, 20_000);
     const mine = rows.filter((x) => x.key_id === key.id).map((x) => x.request_id);
     expect(new Set(mine).size).to.equal(mine.length);
     expect(new Set(mine)).to.deep.equal(ok);
     // Replays keep coming on a timer; the ledger still holds each request once.
     await sleep(2_500);
-    expect(readLedger(gw.dataDir, 'key_id = ?', key.id)).to.have.length(ok.size);
+    expect(await readLedger(gw, 'key_id = ?', key.id)).to.have.length(ok.size);
   });
 });

@@ -184,7 +184,7 @@ describe('privacy modes end to end', function () {
       req.on('response', () => resolve());
       req.end(body, () => setTimeout(() => req.destroy(), 20));
     });
-    const rows = await waitForLedger(gw.dataDir, (r) => r.some((x) => x.key_id === keys['live-tokenise']!.id && x.outcome === 'client_disconnect'));
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.key_id === keys['live-tokenise']!.id && x.outcome === 'client_disconnect'));
     const row = rows.find((x) => x.key_id === keys['live-tokenise']!.id && x.outcome === 'client_disconnect');
     expect(row).to.deep.include({ input_tokens: 0, output_tokens: 0 });
     expect(fake.requests).to.have.length(0);

@@ -66,7 +66,7 @@ describe('rolling upgrade from the previous release: mixed versions under load',
       }),
     );
     expect(statuses.filter((s) => s !== 200), 'every request served in full').to.deep.equal([]);
-    const rows = await waitForLedger(gw.dataDir, (all) => all.filter((x) => x.key_id === k.id).length === 160);
+    const rows = await waitForLedger(gw, (all) => all.filter((x) => x.key_id === k.id).length === 160);
     const mine = rows.filter((x) => x.key_id === k.id);
     expect(mine.reduce((n, x) => n + x.billable_units, 0)).to.equal(160 * UNITS);
     // The counter, read through the new pair: every request counted once, whichever version counted it.

@@ -186,7 +186,7 @@ describe('fault suite: faults under load, then what was lost', function () {
 
   it('every completed request is metered exactly once, with the usage the upstream reported', async function () {
     const ok = attempts.filter((a) => a.result === 'ok');
-    const rows = await waitForLedger(gw.dataDir, (r) => ok.every((a) => r.some((x) => x.request_id === a.requestId)), 30_000);
+    const rows = await waitForLedger(gw, (r) => ok.every((a) => r.some((x) => x.request_id === a.requestId)), 30_000);
     const byId = new Map<string, LedgerRow[]>();
     for (const r of rows.filter((x) => x.key_id === key.id)) byId.set(r.request_id, [...(byId.get(r.request_id) ?? []), r]);
     for (const rs of byId.values()) expect(rs).to.have.length(1);
@@ -200,7 +200,7 @@ describe('fault suite: faults under load, then what was lost', function () {
   it('no request that reached the upstream is left unmetered, but those lost with the killed proxy', async function () {
     await sleep(2_000);
     const upstream = fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/v1/messages')).length;
-    const rows = readLedger(gw.dataDir, 'key_id = ?', key.id);
+    const rows = await readLedger(gw, 'key_id = ?', key.id);
     process.stdout.write(`\nupstream requests ${upstream}, ledger rows ${rows.length}, lost with the killed proxy at most ${lostWithProxy}\n`);
     expect(rows.length).to.be.at.least(upstream - lostWithProxy);
     // Admitted requests that never reached the upstream (the client left first) are in the ledger with zero usage;

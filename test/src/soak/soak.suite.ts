@@ -264,10 +264,10 @@ describe(`soak: ${STREAMS} concurrent slow streams for ${SECONDS} s`, function (
     const served = done.filter((r) => r.status === 200);
     const ids = new Set(served.map((r) => r.requestId));
     const deadline = Date.now() + 30_000;
-    let rows = readLedger(gw.dataDir).filter((r) => ids.has(r.request_id));
+    let rows = (await readLedger(gw)).filter((r) => ids.has(r.request_id));
     while (rows.length < served.length && Date.now() < deadline) {
       await sleep(250);
-      rows = readLedger(gw.dataDir).filter((r) => ids.has(r.request_id));
+      rows = (await readLedger(gw)).filter((r) => ids.has(r.request_id));
     }
     const ledgerIn = rows.reduce((s, r) => s + r.input_tokens, 0);
     const ledgerOut = rows.reduce((s, r) => s + r.output_tokens, 0);
