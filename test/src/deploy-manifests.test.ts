@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, parse } from 'yaml';
-import { loadConfig } from '@gateway/shared';
+import { loadConfig, parsePolicyTarget } from '@gateway/shared';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
@@ -210,6 +210,22 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
     const ref = (podSpec(cnpgPolicy).containers[0] as unknown as { env: Array<{ name: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }> }).env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
     expect(ref).to.deep.equal({ name: `${cluster.metadata.name}-app`, key: 'uri' });
     expect(haCnpg.filter((o) => ['model-gateway-postgres', 'gateway-postgres-demo', 'gateway-database'].some((n) => o.metadata.name.startsWith(n)))).to.deep.equal([]);
+  });
+
+  it('in ha the proxies dial every policy replica: POLICY_TARGET names a headless Service over the policy pods', function () {
+    for (const [name, objects] of [['ha', ha], ['ha-cloudnativepg', haCnpg]] as const) {
+      const proxy = podSpec(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-proxy')!).containers[0]!;
+      const target = parsePolicyTarget(envOf(proxy)['POLICY_TARGET'] as string);
+      expect(target, name).to.include({ kind: 'dns' });
+      const { host, port } = target as { host: string; port: number };
+      const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === host)!;
+      const spec = svc.spec as { clusterIP: string; selector: Record<string, string>; ports: Array<{ port: number }> };
+      expect(spec.clusterIP, name).to.equal('None');
+      expect(spec.ports[0]!.port, name).to.equal(port);
+      const policy = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'model-gateway-policy')!;
+      const labels = (policy.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      for (const [k, v] of Object.entries(spec.selector)) expect(labels[k], `${name}: ${k}`).to.equal(v);
+    }
   });
 
   it('the catalogue ConfigMap carries the repo\'s catalogue', function () {
