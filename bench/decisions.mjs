@@ -14,8 +14,9 @@
 //
 // Knobs (env): BENCH_REQUESTS per store and level (default 3000), BENCH_WARMUP (default 500),
 // BENCH_CONCURRENCY (default 1,16,64), BENCH_ROUNDS (default 4; the stores alternate order each round),
-// BENCH_REPLICAS (default 1,2,3): a last table drives N policy replicas on one Redis and one database through one
-// client with POLICY_TARGET's replica set (keys pinned by rendezvous hashing, 24 keys), at the highest concurrency.
+// BENCH_REPLICAS (default 1,2,3): a last table drives N policy replicas on one Redis and one PostgreSQL (a server
+// the test harness starts; BENCH_REPLICA_DATABASE=sqlite shares one SQLite file instead) through one client with
+// POLICY_TARGET's replica set (keys pinned by rendezvous hashing, 24 keys), at the highest concurrency.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +31,7 @@ const WARMUP = intFromEnv('BENCH_WARMUP', 500, 0);
 const LEVELS = intListFromEnv('BENCH_CONCURRENCY', [1, 16, 64]);
 const ROUNDS = intFromEnv('BENCH_ROUNDS', 4, 1);
 const REPLICAS = intListFromEnv('BENCH_REPLICAS', [1, 2, 3]);
+const REPLICA_DATABASE = process.env['BENCH_REPLICA_DATABASE'] === 'sqlite' ? 'sqlite' : 'postgres';
 const MODEL = 'alpha-sonnet-5';
 
 const log = createLogger('bench', 'silent');
@@ -231,8 +233,7 @@ async function replicaTable(redisServer, inFlight) {
   const rows = [];
   for (const n of REPLICAS) {
     const redis = { url: redisServer.url, keyPrefix: `gwrep${n}:${randomBytes(4).toString('hex')}:` };
-    const gw = new TestGateway({ redis });
-    await gw.startPolicy();
+    const gw = await new TestGateway({ redis, database: REPLICA_DATABASE, proxies: 0 }).start();
     const procs = [gw.policy];
     const addresses = [`127.0.0.1:${gw.policyPort}`];
     for (let i = 1; i < n; i += 1) {
@@ -262,7 +263,7 @@ async function replicaTable(redisServer, inFlight) {
     await gw.stop();
   }
   printTable(
-    ['replicas', 'in flight', 'decisions/s', 'decide p50 ms', 'decide p99 ms', 'CPU µs per cycle (replicas + redis)'],
+    [`replicas (${REPLICA_DATABASE})`, 'in flight', 'decisions/s', 'decide p50 ms', 'decide p99 ms', 'CPU µs per cycle (replicas + redis)'],
     rows.map((r) => [String(r.replicas), String(r.inFlight), fmt(r.perSecond, 0), fmt(r.decideMs.p50), fmt(r.decideMs.p99), fmt(r.cpuMicrosPerCycle, 0)]),
   );
   return rows;

@@ -47,8 +47,9 @@ describe('policy replicas: two proxies over three policy services (POLICY_TARGET
         // Reports wait in each replica's write window long enough for a flush and another replica's rebuild to fall
         // between a report's count and its commit.
         LEDGER_WINDOW_MS: '300' },
+      proxies: 0,
     });
-    await gw.startPolicy();
+    await gw.start();
     replicas.push({ port: gw.policyPort, process: gw.policy });
     for (let i = 0; i < 2; i += 1) replicas.push(await startReplica());
     const target = replicas.map((r) => `127.0.0.1:${r.port}`).join(',');
