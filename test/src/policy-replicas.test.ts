@@ -4,6 +4,7 @@
  * and never an unmetered request or a leaked lease, and a rolling restart of every replica fails nothing.
  */
 import { expect } from 'chai';
+import { runGatewayctl } from '@gateway/policy';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
@@ -208,5 +209,55 @@ describe('proxy readiness follows its decision stream', function () {
       });
       expect(r.status, `round ${round}`).to.equal(200);
     }
+  });
+});
+
+describe('a revocation made through one replica cuts a stream held through another', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  let second: ServiceProcess;
+  let secondAdminPort = 0;
+  let proxyOnSecond: ServiceProcess;
+  let proxyPort = 0;
+  let redis: RedisServerProcess;
+
+  before(async () => {
+    redis = await RedisServerProcess.start();
+    gw = await new TestGateway({ redis: { url: redis.url, keyPrefix: 'gw:' }, proxies: 0 }).start();
+    second = startService('policy-2', 'policy/dist/src/main.js', { ...gw.env, POLICY_ADDR: '127.0.0.1:0' });
+    const ready = await second.waitFor((l) => l.msg === 'policy service listening');
+    secondAdminPort = ready['admin_port'] as number;
+    // The proxy talks to the second replica only; the revocation goes through the first one's admin API.
+    proxyOnSecond = startService('proxy', 'proxy/dist/src/main.js', { ...gw.env, POLICY_TARGET: `127.0.0.1:${ready['port'] as number}` });
+    proxyPort = (await proxyOnSecond.waitFor((l) => l.msg === 'proxy listening'))['port'] as number;
+  });
+  after(async () => {
+    await proxyOnSecond?.stop();
+    await second?.stop();
+    await gw?.stop();
+    await redis?.dispose();
+  });
+
+  it('cuts the stream within 1 s of the admin API call made on the other replica', async function () {
+    expect(secondAdminPort).to.be.above(0);
+    let err = '';
+    const created = await runGatewayctl(['admins', 'create', '--email', 'ops@example.com', '--password-stdin', '--json'], gw.ctlEnv, () => undefined, (s) => (err += s), async () => 'a long password here\n');
+    expect(created, err).to.equal(0);
+    const token = (await gw.ctl<{ token: string }>('admins', 'tokens', 'create', '--email', 'ops@example.com', '--name', 'ci')).token;
+    const k = await createKey(gw, { env: 'test' });
+    const res = await fetch(`http://127.0.0.1:${proxyPort}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': k.key, 'x-gateway-test-scenario': 'slow_stream' },
+      body: JSON.stringify({ ...hello, stream: true }),
+    });
+    expect(res.status).to.equal(200);
+    const text = res.text();
+    await sleep(400);
+    const revoked = await fetch(`http://127.0.0.1:${gw.adminPort}/admin/v1/keys/${k.id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(revoked.status).to.equal(200);
+    const revokedAt = Date.now();
+    const body = await text;
+    expect(Date.now() - revokedAt).to.be.below(1_000);
+    expect(body).to.contain('event: error').and.contain('authentication_error');
   });
 });
