@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
+import { LEDGER_ROW_COLUMNS } from '../../src/db/ledger-statements.js';
 import { PostgresStore } from '../../src/db/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/db/sqlite-store.js';
 import { UsageLedger, type LedgerEntry } from '../../src/db/usage-ledger.js';
 import { testDatabaseUrl } from '../support/postgres-harness.js';
 import { describeGatewayStore } from './gateway-store-suite.js';
+
+type LedgerColumn = (typeof LEDGER_ROW_COLUMNS)[number];
 
 const errorOf = async (f: () => unknown): Promise<unknown> => {
   try {
@@ -46,12 +49,10 @@ describeGatewayStore('PostgreSQL', async () => {
     async seedUsage(entries: LedgerEntry[]) {
       // What a PostgreSQL ledger will write: the row, and its period's totals in the same transaction.
       for (const e of entries) {
+        const row: Record<LedgerColumn, unknown> = { ...e, recorded_at_ms: e.finished_at_ms, counted: 1 };
         await store.pool.query(
-          `INSERT INTO usage_ledger (request_id, account_id, key_id, environment, model, input_tokens, output_tokens,
-             cache_creation_input_tokens, cache_read_input_tokens, billable_units, cost_units, outcome, finished_at_ms, recorded_at_ms, counted)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, 1)`,
-          [e.request_id, e.account_id, e.key_id, e.environment, e.model, e.input_tokens, e.output_tokens, e.cache_creation_input_tokens,
-            e.cache_read_input_tokens, e.billable_units, e.cost_units, e.outcome, e.finished_at_ms],
+          `INSERT INTO usage_ledger (${LEDGER_ROW_COLUMNS.join(', ')}) VALUES (${LEDGER_ROW_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+          LEDGER_ROW_COLUMNS.map((c) => row[c]),
         );
         await store.pool.query(
           `INSERT INTO usage_totals (account_id, environment, period_start_ms, model, requests, billable_units, cost_units)

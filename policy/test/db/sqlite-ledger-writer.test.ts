@@ -7,7 +7,7 @@ import { createLogger } from '@gateway/shared';
 import { AdminStore } from '../../src/db/admin-store.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { SqliteLedgerWriter } from '../../src/db/sqlite-ledger-writer.js';
-import type { LedgerEntry } from '../../src/db/usage-ledger.js';
+import { ROUTE_NOT_RECORDED, type LedgerEntry } from '../../src/db/usage-ledger.js';
 
 describe('SqliteLedgerWriter: ledger writes on their own thread, answered once committed', function () {
   let dir: string;
@@ -41,7 +41,7 @@ describe('SqliteLedgerWriter: ledger writes on their own thread, answered once c
   const entry = (request_id: string, over: Partial<LedgerEntry> = {}): LedgerEntry => ({
     request_id, account_id: accountId, key_id: keyId, environment: 'live', model: 'alpha-sonnet-5',
     input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
-    billable_units: 15, cost_units: 0, outcome: 'ok', finished_at_ms: 1_000, period_start_ms: 0, ...over,
+    billable_units: 15, cost_units: 0, outcome: 'ok', finished_at_ms: 1_000, period_start_ms: 0, ...ROUTE_NOT_RECORDED, ...over,
   });
   const committed = (): Array<{ request_id: string; counted: number }> =>
     reader.prepare('SELECT request_id, counted FROM usage_ledger ORDER BY request_id').all() as Array<{ request_id: string; counted: number }>;
