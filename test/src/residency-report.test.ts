@@ -151,6 +151,9 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       expect((await admin(platform, `/admin/v1/residency-report?from=2026-13-01`)).status).to.equal(400);
       expect((await admin(platform, `/admin/v1/residency-report?format=xml`)).status).to.equal(400);
 
+      // gatewayctl: the same rows through the same service.
+      expect(await gw.ctl('residency-report', '--account', eu.account_id, '--from', today(), '--to', today())).to.deep.equal(expected);
+
       // CSV: the same rows, a header line, the regions in one quoted field.
       const csv = await admin(accountAdmin, `/admin/v1/residency-report?${range}&format=csv`);
       expect(csv.status).to.equal(200);
