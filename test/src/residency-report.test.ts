@@ -19,15 +19,6 @@ const CREDENTIALS = { accessKeyId: 'AKIDEVIDENCETEST01', secretAccessKey: 'evide
 const hello = (model: string) => ({ model, max_tokens: 20, messages: [{ role: 'user', content: 'Where do I run?' }] });
 const today = () => new Date().toISOString().slice(0, 10);
 
-interface RouteColumns {
-  residency: string | null;
-  call_region: string | null;
-  processing_regions: string | null;
-  regions_basis: string | null;
-  evidence_sha256: string | null;
-  evidence_at_ms: number | null;
-}
-type Row = LedgerRow & RouteColumns;
 interface ReportRow {
   date: string;
   tier: string | null;
@@ -50,15 +41,15 @@ async function send(gw: TestGateway, k: CreatedKey, model: string): Promise<{ re
   return { requestId: res.headers.get('request-id') as string, claims: v.payload };
 }
 
-async function rowsOf(gw: TestGateway, ids: string[]): Promise<Map<string, Row>> {
-  const rows = (await waitForLedger(gw.dataDir, (all) => ids.every((id) => all.some((r) => r.request_id === id)))) as Row[];
+async function rowsOf(gw: TestGateway, ids: string[]): Promise<Map<string, LedgerRow>> {
+  const rows = await waitForLedger(gw.dataDir, (all) => ids.every((id) => all.some((r) => r.request_id === id)));
   return new Map(rows.filter((r) => ids.includes(r.request_id)).map((r) => [r.request_id, r]));
 }
 
 /** The ledger row says what the attestation said: the same route, basis and evidence (the time to its second). */
-function expectRowMatchesAttestation(row: Row | undefined, claims: Record<string, unknown>): void {
+function expectRowMatchesAttestation(row: LedgerRow | undefined, claims: Record<string, unknown>): void {
   expect(row).to.not.equal(undefined);
-  const r = row as Row;
+  const r = row as LedgerRow;
   expect(r.residency).to.equal(claims['residency']);
   expect(r.call_region).to.equal(claims['call_region']);
   expect(JSON.parse(r.processing_regions as string)).to.deep.equal(claims['processing_regions']);

@@ -73,9 +73,9 @@ describe('rolling upgrade from the previous release: mixed versions under load',
     const mine = rows.filter((x) => x.key_id === k.id);
     expect(mine.reduce((n, x) => n + x.billable_units, 0)).to.equal(160 * UNITS);
     // The previous proxy's reports carry no route: the new policy service records them, residency columns null.
-    const old = mine.filter((x) => viaPreviousProxy.includes(x.request_id)) as Array<(typeof mine)[number] & Record<string, unknown>>;
+    const old = mine.filter((x) => viaPreviousProxy.includes(x.request_id));
     expect(old).to.have.length(80);
-    for (const column of ['residency', 'call_region', 'processing_regions', 'regions_basis', 'evidence_sha256', 'evidence_at_ms']) {
+    for (const column of ['residency', 'call_region', 'processing_regions', 'regions_basis', 'evidence_sha256', 'evidence_at_ms'] as const) {
       expect(old.every((x) => x[column] === null), column).to.equal(true);
     }
     // The counter, read through the new pair: every request counted once, whichever version counted it.

@@ -14,6 +14,13 @@ export interface LedgerRow {
   billable_units: number;
   cost_units: number;
   outcome: string;
+  /** the route the request ran on; null from a proxy that predates these columns */
+  residency: string | null;
+  call_region: string | null;
+  processing_regions: string | null;
+  regions_basis: string | null;
+  evidence_sha256: string | null;
+  evidence_at_ms: number | null;
 }
 
 /** The usage ledger as the policy service wrote it (read-only, straight from the SQLite file). */
