@@ -42,6 +42,7 @@ import {
 import type { CachedKey, KeyCache } from './key-cache.js';
 import type { LastUsedTracker } from './last-used.js';
 import type { RouteCheck } from './residency/route-evidence.js';
+import { routeOfReport } from './residency/reported-route.js';
 
 export interface DecisionServiceDeps {
   keys: KeyCache;
@@ -264,6 +265,7 @@ export class DecisionService {
       outcome: r.outcome,
       finished_at_ms: finishedMs,
       period_start_ms: period.startMs,
+      ...routeOfReport(r),
     };
     const written = this.d.ledger.record(entry);
     // Both are awaited below; marked handled now in case the other throws first.

@@ -7,7 +7,7 @@ import { billingPeriod } from '../src/billing.js';
 import { SqliteStore } from '../src/db/sqlite-store.js';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { LedgerStatements } from '../src/db/ledger-statements.js';
-import { UsageLedger } from '../src/db/usage-ledger.js';
+import { ROUTE_NOT_RECORDED, UsageLedger } from '../src/db/usage-ledger.js';
 import { authenticate } from '../src/decision-rules.js';
 import { KeyCache } from '../src/key-cache.js';
 
@@ -39,7 +39,7 @@ describe('admin store and key cache', function () {
       ledger.record({
         request_id: `r${i}`, account_id: acct.id, key_id: 'k', environment: 'live', model: 'alpha-sonnet-5', input_tokens: 10, output_tokens: 0,
         cache_creation_input_tokens: 0, cache_read_input_tokens: 0, billable_units: 10, cost_units: 0, outcome: 'ok', finished_at_ms: at,
-        period_start_ms: billingPeriod(at).startMs,
+        period_start_ms: billingPeriod(at).startMs, ...ROUTE_NOT_RECORDED,
       });
     }
     const anchor = Math.min(28, Math.max(1, new Date(now - 10 * DAY).getUTCDate()));

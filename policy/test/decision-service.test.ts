@@ -65,7 +65,9 @@ describe('decision service: count at release, and the ledger and the allowance c
   const report = (id: string, input: number, output: number, over: Partial<UsageReport> = {}): UsageReport => ({
     request_id: id, decision_id: 'd', key_id: keyId, account_id: accountId, environment: 'live', model: 'alpha-sonnet-5',
     usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(), ...over,
+    lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(),
+    // As a proxy that predates the route fields sends it (gRPC's defaults); tests of the route set them.
+    residency: '', call_region: '', processing_regions: [], evidence: null, ...over,
   });
   const periodOf = (account = accountId) => {
     const p = billingPeriod(Date.now());
@@ -221,5 +223,36 @@ describe('decision service: count at release, and the ledger and the allowance c
     expect(totals).to.have.length(1);
     expect(totals[0]).to.deep.include({ model: 'alpha-sonnet-5', requests: rows.n, billable_units: rows.u });
     expect(rows.u).to.equal(0 + 10 + 20 + 30 + 40 + 25);
+  });
+
+  it('keeps the route each report names on its row, evidence only when verified, and nulls from an older proxy', async function () {
+    const ds = service(new MemoryCounterStore(source));
+    const EU = ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-central-2'];
+    await ds.report(report('v1', 10, 5, {
+      residency: 'eu', call_region: 'eu-central-1', processing_regions: EU,
+      evidence: { regions_basis: 'verified', evidence_unix_ms: 1_764_000_000_000, evidence_sha256: 'ab'.repeat(32) },
+    }));
+    // A declared route's report carries no evidence that could be mistaken for the platform's word.
+    await ds.report(report('d1', 10, 5, {
+      residency: 'uk', call_region: 'eu-west-2', processing_regions: ['eu-west-2'],
+      evidence: { regions_basis: 'declared', evidence_unix_ms: 0, evidence_sha256: '' },
+    }));
+    await ds.report(report('old1', 10, 5)); // as a proxy that predates the fields sends it
+    await writer.flush();
+    const row = (id: string) => db.prepare(
+      'SELECT residency, call_region, processing_regions, regions_basis, evidence_sha256, evidence_at_ms FROM usage_ledger WHERE request_id = ?',
+    ).get(id);
+    expect(row('v1')).to.deep.equal({
+      residency: 'eu', call_region: 'eu-central-1', processing_regions: JSON.stringify(EU), regions_basis: 'verified',
+      evidence_sha256: 'ab'.repeat(32), evidence_at_ms: 1_764_000_000_000,
+    });
+    expect(row('d1')).to.deep.equal({
+      residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'declared', evidence_sha256: null, evidence_at_ms: null,
+    });
+    expect(row('old1')).to.deep.equal({
+      residency: null, call_region: null, processing_regions: null, regions_basis: null, evidence_sha256: null, evidence_at_ms: null,
+    });
+    // Recorded and counted like any other report.
+    expect(ledger.usedUnits(accountId, periodOf().periodStartMs)).to.equal(45);
   });
 });

@@ -78,6 +78,9 @@ export interface UsageReport extends UsageReport__Output {
   environment: Environment;
   usage: TokenUsage;
   outcome: UsageOutcome;
+  /** '' from a proxy that predates the route fields (its report carries none of them). */
+  residency: Residency | '';
+  evidence: RouteEvidence | null;
 }
 export type UsageAck = UsageAck__Output;
 export interface LeaseRefWire extends LeaseRef__Output {

@@ -1,15 +1,6 @@
 import { expect } from 'chai';
-import { runGatewayctl } from '@gateway/policy';
+import { ctlWithStdin } from './harness/admins.js';
 import { TestGateway, createKey } from './harness/gateway.js';
-
-/** gatewayctl with a password on standard input (admins create --password-stdin). */
-async function ctlWithStdin(gw: TestGateway, stdin: string, ...args: string[]): Promise<Record<string, unknown>> {
-  let out = '';
-  let err = '';
-  const code = await runGatewayctl([...args, '--json'], gw.ctlEnv, (s) => (out += s), (s) => (err += s), async () => stdin);
-  if (code !== 0) throw new Error(`gatewayctl ${args.join(' ')} failed: ${err}`);
-  return JSON.parse(out) as Record<string, unknown>;
-}
 
 describe('admin API and dashboard over HTTP', function () {
   this.timeout(60_000);

@@ -51,17 +51,20 @@ describe('rolling upgrade from the previous release: mixed versions under load',
   it('serves every request through both mixed pairs, and the allowance counter equals the ledger', async function () {
     const k = await createKey(gw, { env: 'live', plan: { name: 'upgrade', allowance: 10_000_000, concurrency: 20, rpm: 100_000 } });
     const statuses: number[] = [];
+    const viaPreviousProxy: string[] = [];
     // Four clients, each sending one request after another, alternating between the two mixed pairs, half streamed.
     await Promise.all(
       [0, 1, 2, 3].map(async (client) => {
         for (let i = 0; i < 40; i += 1) {
           const stream = (i + client) % 2 === 1;
-          const r = await fetch(gw.url('/v1/messages', 1 + ((i + client) % 2)), {
+          const pair = 1 + ((i + client) % 2);
+          const r = await fetch(gw.url('/v1/messages', pair), {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': k.key },
             body: JSON.stringify({ ...hello, ...(stream ? { stream: true } : {}) }),
           });
           const text = await r.text();
+          if (pair === 1) viaPreviousProxy.push(r.headers.get('request-id') as string);
           statuses.push(r.status === 200 && stream && !text.includes('event: message_stop') ? -1 : r.status);
         }
       }),
@@ -70,6 +73,12 @@ describe('rolling upgrade from the previous release: mixed versions under load',
     const rows = await waitForLedger(gw, (all) => all.filter((x) => x.key_id === k.id).length === 160);
     const mine = rows.filter((x) => x.key_id === k.id);
     expect(mine.reduce((n, x) => n + x.billable_units, 0)).to.equal(160 * UNITS);
+    // The previous proxy's reports carry no route: the new policy service records them, residency columns null.
+    const old = mine.filter((x) => viaPreviousProxy.includes(x.request_id));
+    expect(old).to.have.length(80);
+    for (const column of ['residency', 'call_region', 'processing_regions', 'regions_basis', 'evidence_sha256', 'evidence_at_ms'] as const) {
+      expect(old.every((x) => x[column] === null), column).to.equal(true);
+    }
     // The counter, read through the new pair: every request counted once, whichever version counted it.
     const deadline = Date.now() + 10_000;
     let used = 0;

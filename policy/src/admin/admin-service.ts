@@ -5,7 +5,7 @@ import type { ModelCatalogue } from '../catalogue.js';
 import type { AuditEntry } from '../db/audit-log.js';
 import type { CreatedKey, GatewayStore } from '../db/gateway-store.js';
 import { effectiveLimits, type Account, type AccountOverrides, type EffectiveLimits, type KeyRecord, type Plan } from '../db/records.js';
-import type { DailyUsageRow, KeyTotals } from '../db/usage-queries.js';
+import type { DailyUsageRow, KeyTotals, ResidencyReportRow } from '../db/usage-queries.js';
 import { AdministratorService } from './administrator-service.js';
 import { audited, requirePlatform } from './audited-change.js';
 import { HYGIENE_IDLE_MS, ROTATION_IDLE_MS, keyState, type KeyState } from './key-state.js';
@@ -280,6 +280,16 @@ export class AdminService {
     await this.getAccount(caller, accountId);
     const { fromMs, toMs } = this.dateRange(from, to);
     return this.d.store.dailyByModel(accountId, fromMs, toMs);
+  }
+
+  /**
+   * Live requests per UTC day and route between two UTC dates, both included, for a record of processing. Scoped as
+   * the audit trail is: platform callers every account's (or one account's), account administrators their own.
+   */
+  async residencyReport(caller: Caller, accountId: string | undefined, from: string | undefined, to: string | undefined): Promise<ResidencyReportRow[]> {
+    const one = accountId !== undefined && accountId !== '' ? (await this.getAccount(caller, accountId)).id : callerAccount(caller) ?? undefined;
+    const { fromMs, toMs } = this.dateRange(from, to);
+    return this.d.store.residencyReport(one, fromMs, toMs);
   }
 
   async keyDailyUsage(caller: Caller, keyId: string, days: number): Promise<DailyUsageRow[]> {

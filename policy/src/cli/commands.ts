@@ -3,6 +3,7 @@ import type { Caller } from '../admin/principal.js';
 import type { AdminToken } from '../db/administrators.js';
 import { accountJson, adminJson, createdKeyJson, keyJson, planJson } from '../admin/admin-json.js';
 import type { KeyRecord } from '../db/records.js';
+import { residencyReportCsv } from '../admin/residency-csv.js';
 import {
   UsageError,
   oneOf,
@@ -205,5 +206,11 @@ export const COMMANDS: Record<string, Command> = {
       .map((e) => `${e.at}\t${e.actor_kind}:${e.actor}\t${e.address ?? '-'}\t${e.action}\t${e.target_id}\t${JSON.stringify(e.detail)}`)
       .join('\n');
     return { json: entries, text: text || 'No entries.' };
+  },
+  // The admin API's residency report; as text, its CSV (what an auditor is handed).
+  'residency-report': async (ctx, argv) => {
+    const cmd = parseCommand(argv, ['account', 'from', 'to']);
+    const rows = await ctx.service.residencyReport(ctx.caller, optionalString(cmd.flags, 'account'), optionalString(cmd.flags, 'from'), optionalString(cmd.flags, 'to'));
+    return { json: rows, text: residencyReportCsv(rows).trimEnd() };
   },
 };

@@ -26,6 +26,7 @@ const HELP = `gatewayctl: manage plans, accounts, keys and usage of the gateway 
   gatewayctl admins tokens create --email E --name N
   gatewayctl admins tokens revoke TOKEN_ID
   gatewayctl audit [--account ID]
+  gatewayctl residency-report [--account ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]   (CSV; --json for the API's rows)
   gatewayctl attestation verify <jws> [--jwks FILE]   (exit 0 when valid, 1 when not)
   gatewayctl attestation rotate
   gatewayctl attestation jwks

@@ -10,7 +10,7 @@ import type { AdminSession, AdminToken, Administrator } from './administrators.j
 import type { AuditActor, AuditEntry } from './audit-log.js';
 import type { NewKey } from './admin-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
-import type { DailyUsageRow, KeyTotals, ModelTotals } from './usage-queries.js';
+import type { DailyUsageRow, KeyTotals, ModelTotals, ResidencyReportRow } from './usage-queries.js';
 
 export type StoreEngine = 'sqlite' | 'postgres';
 
@@ -116,6 +116,11 @@ export interface UsageReads {
   usedUnits(accountId: string, startMs: number): Promise<number>;
   /** The period's totals per model for one environment. */
   byModel(accountId: string, environment: Environment, startMs: number): Promise<ModelTotals[]>;
+  /**
+   * Live requests and billable units per UTC day and route (tier, call region, processing regions, basis) in
+   * [fromMs, toMs), one account's or every account's (undefined); days ascending, rows without a route first.
+   */
+  residencyReport(accountId: string | undefined, fromMs: number, toMs: number): Promise<ResidencyReportRow[]>;
 }
 
 export interface GatewayStore extends KeyStore, AdministratorRecords, AuditStore, UsageReads {

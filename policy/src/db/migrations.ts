@@ -208,4 +208,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
     `,
   },
+  {
+    version: 4,
+    name: 'residency evidence on each ledger row',
+    sql: `
+      -- What the request's decision said about where it was processed (the attestation's fields), for the
+      -- residency report. Nullable: rows recorded before this migration, and reports from a proxy that predates
+      -- the fields, have none (the report shows them as not recorded; nothing is inferred after the fact).
+      ALTER TABLE usage_ledger ADD COLUMN residency TEXT;           -- the key's tier: uk | eu
+      ALTER TABLE usage_ledger ADD COLUMN call_region TEXT;
+      ALTER TABLE usage_ledger ADD COLUMN processing_regions TEXT;  -- JSON array of region ids, the route's order
+      ALTER TABLE usage_ledger ADD COLUMN regions_basis TEXT;       -- verified | declared
+      ALTER TABLE usage_ledger ADD COLUMN evidence_sha256 TEXT;     -- hex SHA-256 of the control plane's answer; NULL when declared
+      ALTER TABLE usage_ledger ADD COLUMN evidence_at_ms {int};     -- when that answer was received; NULL when declared
+    `,
+  },
 ];

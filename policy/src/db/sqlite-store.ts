@@ -13,7 +13,7 @@ import {
   type KeyChange,
 } from './gateway-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
-import { UsageQueries, type DailyUsageRow, type KeyTotals, type ModelTotals } from './usage-queries.js';
+import { UsageQueries, type DailyUsageRow, type KeyTotals, type ModelTotals, type ResidencyReportRow } from './usage-queries.js';
 
 /**
  * The SQLite engine (better-sqlite3): the embedded default, one policy process per database file. Statements
@@ -177,6 +177,9 @@ export class SqliteStore implements GatewayStore {
   }
   async byModel(accountId: string, environment: Environment, startMs: number): Promise<ModelTotals[]> {
     return this.usage.byModel(accountId, environment, startMs);
+  }
+  async residencyReport(accountId: string | undefined, fromMs: number, toMs: number): Promise<ResidencyReportRow[]> {
+    return this.usage.residencyReport(accountId, fromMs, toMs);
   }
 
   async ping(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Environment, UsageOutcome } from '@gateway/shared';
+import type { Environment, Residency, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
 import { LedgerStatements } from './ledger-statements.js';
 
@@ -18,7 +18,30 @@ export interface LedgerEntry {
   finished_at_ms: number;
   /** start of the billing period the request belongs to */
   period_start_ms: number;
+  /**
+   * Where the request was processed, as its decision's Grant said (the attestation's fields). All null for a
+   * report from a proxy that predates them, and for rows recorded before the columns existed.
+   */
+  residency: Residency | null;
+  call_region: string | null;
+  /** The processing regions as the column holds them: a JSON array of region ids, in the route's order. */
+  processing_regions: string | null;
+  regions_basis: RegionsBasis | null;
+  /** Hex SHA-256 of the control plane's answer a verified route relied on; null when declared. */
+  evidence_sha256: string | null;
+  /** When that answer was received (ms since the epoch); null when declared. */
+  evidence_at_ms: number | null;
 }
+
+export type RegionsBasis = 'verified' | 'declared';
+
+/** A ledger row's residency columns. */
+export type LedgerRoute = Pick<LedgerEntry, 'residency' | 'call_region' | 'processing_regions' | 'regions_basis' | 'evidence_sha256' | 'evidence_at_ms'>;
+
+/** The residency columns of a row whose report carried no route (a proxy that predates the fields). */
+export const ROUTE_NOT_RECORDED: Readonly<LedgerRoute> = Object.freeze({
+  residency: null, call_region: null, processing_regions: null, regions_basis: null, evidence_sha256: null, evidence_at_ms: null,
+});
 
 export interface ModelTotals {
   model: string;

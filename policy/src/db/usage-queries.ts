@@ -1,5 +1,6 @@
-import type { Environment } from '@gateway/shared';
+import type { Environment, Residency } from '@gateway/shared';
 import type { Db } from './database.js';
+import type { RegionsBasis } from './usage-ledger.js';
 
 export interface DailyUsageRow {
   date: string;
@@ -19,6 +20,44 @@ export interface ModelTotals {
   cost_units: bigint;
 }
 
+/**
+ * One row of the residency report: live requests of one UTC day that ran on the same route. The route fields are
+ * null for rows recorded without them (before the ledger had the columns, or from a proxy that predates them).
+ */
+export interface ResidencyReportRow {
+  date: string;
+  tier: Residency | null;
+  call_region: string | null;
+  processing_regions: string[] | null;
+  regions_basis: RegionsBasis | null;
+  requests: number;
+  billable_units: number;
+}
+
+/** A residency row as both engines' queries return it (regions as the column's JSON text, sums as text or bigint). */
+export interface RawResidencyRow {
+  date: string;
+  residency: Residency | null;
+  call_region: string | null;
+  processing_regions: string | null;
+  regions_basis: RegionsBasis | null;
+  requests: number | bigint | string;
+  billable_units: number | bigint | string;
+}
+
+export const residencyRow = (r: RawResidencyRow): ResidencyReportRow => ({
+  date: r.date,
+  tier: r.residency,
+  call_region: r.call_region,
+  processing_regions: r.processing_regions === null ? null : (JSON.parse(r.processing_regions) as string[]),
+  regions_basis: r.regions_basis,
+  requests: Number(r.requests),
+  billable_units: Number(r.billable_units),
+});
+
+/** The residency report's grouping, the same on both engines (what differs is the day's expression and collation). */
+export const RESIDENCY_GROUPS = ['residency', 'call_region', 'processing_regions', 'regions_basis'] as const;
+
 export interface KeyTotals {
   requests: number;
   billable_units: number;
@@ -33,6 +72,8 @@ export class UsageQueries {
   private readonly perKey;
   private readonly sumUsed;
   private readonly totals;
+  private readonly residencyAll;
+  private readonly residencyOf;
 
   constructor(db: Db) {
     // By account and by key: the same grouping, filtered on one column or the other.
@@ -61,6 +102,25 @@ export class UsageQueries {
          WHERE account_id = ? AND environment = ? AND period_start_ms = ? ORDER BY model`,
       )
       .safeIntegers(true);
+    // Live traffic only; one account's rows through usage_ledger_account_time, every account's by a range scan.
+    const residency = (oneAccount: boolean) =>
+      db.prepare(
+        `SELECT ${DAY} AS date, ${RESIDENCY_GROUPS.join(', ')}, COUNT(*) AS requests, SUM(billable_units) AS billable_units
+         FROM usage_ledger
+         WHERE ${oneAccount ? 'account_id = @account AND ' : ''}environment = 'live' AND finished_at_ms >= @from AND finished_at_ms < @to
+         GROUP BY date, ${RESIDENCY_GROUPS.join(', ')}
+         ORDER BY date, ${RESIDENCY_GROUPS.map((c) => `${c} NULLS FIRST`).join(', ')}`,
+      ).safeIntegers(true);
+    this.residencyAll = residency(false);
+    this.residencyOf = residency(true);
+  }
+
+  /** Live requests per UTC day and route in [fromMs, toMs): one account's, or every account's when undefined. */
+  residencyReport(accountId: string | undefined, fromMs: number, toMs: number): ResidencyReportRow[] {
+    const rows = accountId === undefined
+      ? this.residencyAll.all({ from: fromMs, to: toMs })
+      : this.residencyOf.all({ account: accountId, from: fromMs, to: toMs });
+    return (rows as RawResidencyRow[]).map(residencyRow);
   }
 
   /** One row per UTC day, environment and model in [fromMs, toMs). */

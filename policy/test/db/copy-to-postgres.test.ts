@@ -8,7 +8,7 @@ import { copySqliteToPostgres } from '../../src/db/copy-to-postgres.js';
 import { openDatabase } from '../../src/db/database.js';
 import { PostgresStore } from '../../src/db/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/db/sqlite-store.js';
-import { UsageLedger } from '../../src/db/usage-ledger.js';
+import { ROUTE_NOT_RECORDED, UsageLedger } from '../../src/db/usage-ledger.js';
 import { testDatabaseUrl } from '../support/postgres-harness.js';
 
 describe('copying a SQLite deployment into PostgreSQL', function () {
@@ -37,6 +37,11 @@ describe('copying a SQLite deployment into PostgreSQL', function () {
         model: 'alpha-sonnet-4-6', input_tokens: 100 + i, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
         billable_units: 107 + i, cost_units: i % 5 === 0 ? 0 : 3_000_000_001 * (i + 1), outcome: 'ok', finished_at_ms: at - i * 1000,
         period_start_ms: billingPeriod(at - i * 1000).startMs,
+        // Every third row with a verified route and its evidence; the others as an older proxy reported them.
+        ...(i % 3 === 0
+          ? { residency: 'eu', call_region: 'eu-central-1', processing_regions: '["eu-central-1","eu-west-1"]', regions_basis: 'verified',
+              evidence_sha256: 'ab'.repeat(32), evidence_at_ms: at - 3_600_000 - i }
+          : ROUTE_NOT_RECORDED),
       });
     }
     db.close();
@@ -49,6 +54,15 @@ describe('copying a SQLite deployment into PostgreSQL', function () {
 
     const pg = await PostgresStore.open(url);
     try {
+      // The residency columns arrive as they were (the report reads them; 1_200 rows in one day or two).
+      const report = await pg.residencyReport(account.id, at - 2 * 86_400_000, at + 1);
+      const verified = report.filter((r) => r.regions_basis === 'verified');
+      expect(verified.reduce((n, r) => n + r.requests, 0)).to.equal(320); // i % 3 === 0 and live (i % 5 !== 0)
+      expect(verified[0]).to.include({ tier: 'eu', call_region: 'eu-central-1' });
+      expect(verified[0]?.processing_regions).to.deep.equal(['eu-central-1', 'eu-west-1']);
+      expect(report.filter((r) => r.regions_basis === null).reduce((n, r) => n + r.requests, 0)).to.equal(640);
+      const row = await pg.pool.query('SELECT evidence_sha256, evidence_at_ms FROM usage_ledger WHERE request_id = $1', ['req_3']);
+      expect(row.rows[0]).to.deep.equal({ evidence_sha256: 'ab'.repeat(32), evidence_at_ms: at - 3_600_000 - 3 });
       const sample = replacements[123]!;
       expect((await pg.findKeyByHash(hashApiKey(sample.key)))?.rotated_from).to.equal(keys[123]!.record.id);
       // The numbered histories continue after the copied numbers.

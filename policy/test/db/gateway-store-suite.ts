@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { InvalidRequestError, NotFoundError, hashApiKey } from '@gateway/shared';
 import { billingPeriod } from '../../src/billing.js';
 import type { AuditDraft, GatewayStore } from '../../src/db/gateway-store.js';
-import type { LedgerEntry } from '../../src/db/usage-ledger.js';
+import { ROUTE_NOT_RECORDED, type LedgerEntry } from '../../src/db/usage-ledger.js';
 import type { Plan } from '../../src/db/records.js';
 import { rejection } from '../support/rejection.js';
 
@@ -28,7 +28,7 @@ function entry(over: Partial<LedgerEntry> & Pick<LedgerEntry, 'request_id' | 'ac
   return {
     environment: 'live', model: 'alpha-sonnet-4-6', input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0, billable_units: 150, cost_units: 123_456_789, outcome: 'ok',
-    period_start_ms: billingPeriod(over.finished_at_ms).startMs, ...over,
+    period_start_ms: billingPeriod(over.finished_at_ms).startMs, ...ROUTE_NOT_RECORDED, ...over,
   };
 }
 
@@ -197,6 +197,47 @@ export function describeGatewayStore(engine: string, open: () => Promise<StoreBa
         { model: 'alpha-haiku-4-5', requests: 1, billable_units: 10, cost_units: 5n },
         { model: 'alpha-sonnet-4-6', requests: 2, billable_units: 300, cost_units: BigInt(big) * 2n },
       ]);
+    });
+
+    it('reads the residency report: live rows per day and route, one account\'s or all, unrecorded routes as nulls', async function () {
+      const a = await s.createAccount('Acme', 'eu-std');
+      const day1 = Date.UTC(2026, 10, 2, 0, 0, 0);
+      const day2 = Date.UTC(2026, 10, 3, 23, 59, 59, 999);
+      const EU = ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-central-2'];
+      const verified = {
+        residency: 'eu', call_region: 'eu-central-1', processing_regions: JSON.stringify(EU), regions_basis: 'verified',
+        evidence_sha256: 'e1'.repeat(32), evidence_at_ms: day1 - 60_000,
+      } as const;
+      const declared = { ...verified, regions_basis: 'declared', evidence_sha256: null, evidence_at_ms: null } as const;
+      const london = { residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'verified', evidence_sha256: 'e2'.repeat(32), evidence_at_ms: day1 } as const;
+      await b.seedUsage([
+        entry({ request_id: 'r1', account_id: a.id, key_id: 'k1', finished_at_ms: day1, ...verified }),
+        // Evidence refreshed in between: a different digest, the same route, the same row of the report.
+        entry({ request_id: 'r2', account_id: a.id, key_id: 'k1', finished_at_ms: day1 + 5, billable_units: 7, ...verified, evidence_sha256: 'e3'.repeat(32) }),
+        entry({ request_id: 'r3', account_id: a.id, key_id: 'k1', finished_at_ms: day1 + 9, ...declared }),
+        entry({ request_id: 'r4', account_id: a.id, key_id: 'k2', finished_at_ms: day1 + 9, billable_units: 20 }), // no route recorded
+        entry({ request_id: 'r5', account_id: a.id, key_id: 'k1', finished_at_ms: day2, ...london }),
+        entry({ request_id: 'r6', account_id: a.id, key_id: 'k3', finished_at_ms: day2, environment: 'test', ...london }), // test: never in it
+        entry({ request_id: 'r7', account_id: 'acct_other', key_id: 'k9', finished_at_ms: day1 + 1, billable_units: 1, ...verified }),
+        entry({ request_id: 'r8', account_id: a.id, key_id: 'k1', finished_at_ms: day2 + 1, ...london }), // the day after the range
+      ]);
+      const from = Date.UTC(2026, 10, 2);
+      const to = Date.UTC(2026, 10, 4);
+      const route = (r: typeof verified | typeof declared | typeof london) => ({
+        tier: r.residency, call_region: r.call_region, processing_regions: JSON.parse(r.processing_regions) as string[], regions_basis: r.regions_basis,
+      });
+      const unrecorded = { tier: null, call_region: null, processing_regions: null, regions_basis: null };
+      expect(await s.residencyReport(a.id, from, to)).to.deep.equal([
+        { date: '2026-11-02', ...unrecorded, requests: 1, billable_units: 20 },
+        { date: '2026-11-02', ...route(declared), requests: 1, billable_units: 150 },
+        { date: '2026-11-02', ...route(verified), requests: 2, billable_units: 157 },
+        { date: '2026-11-03', ...route(london), requests: 1, billable_units: 150 },
+      ]);
+      // Every account: the other account's request joins the same route's row.
+      const all = await s.residencyReport(undefined, from, to);
+      expect(all.find((r) => r.date === '2026-11-02' && r.regions_basis === 'verified')).to.include({ requests: 3, billable_units: 158 });
+      expect(all).to.have.length(4);
+      expect(await s.residencyReport('acct_nobody', from, to)).to.deep.equal([]);
     });
 
     it('refiles the period totals when an account\'s anchor day moves', async function () {

@@ -10,6 +10,7 @@ import { UsageLedger, type LedgerEntry } from '../../src/db/usage-ledger.js';
 import { testDatabaseUrl } from '../support/postgres-harness.js';
 import { describeGatewayStore } from './gateway-store-suite.js';
 
+
 const errorOf = async (f: () => unknown): Promise<unknown> => {
   try {
     await f();

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { LedgerWriter } from '../../src/db/ledger-writer.js';
-import type { LedgerEntry } from '../../src/db/usage-ledger.js';
+import { ROUTE_NOT_RECORDED, type LedgerEntry } from '../../src/db/usage-ledger.js';
 import type { BatchWindow } from '../../src/db/write-batcher.js';
 
 export interface LedgerWriterFixture {
@@ -42,7 +42,7 @@ export function describeLedgerWriter(name: string, start: () => Promise<LedgerWr
     const entry = (request_id: string, over: Partial<LedgerEntry> = {}): LedgerEntry => ({
       request_id, account_id: accountId, key_id: keyId, environment: 'live', model: 'alpha-sonnet-5',
       input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
-      billable_units: 15, cost_units: 0, outcome: 'ok', finished_at_ms: 1_000, period_start_ms: 0, ...over,
+      billable_units: 15, cost_units: 0, outcome: 'ok', finished_at_ms: 1_000, period_start_ms: 0, ...ROUTE_NOT_RECORDED, ...over,
     });
     const committed = () => fixture.committed();
 

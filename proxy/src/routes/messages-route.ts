@@ -5,6 +5,7 @@ import {
   type Grant,
   type Logger,
   type PrivacyMode,
+  type RouteEvidence,
 } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult } from '../exchange.js';
@@ -225,6 +226,9 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: 
  * is free before this proxy's next decision is evaluated, and a report the policy service does not take is
  * spooled and replayed (applied once by request id).
  */
+/** A Grant without evidence: its regions are the catalogue's declaration (a policy service that predates the field). */
+const DECLARED: RouteEvidence = { regions_basis: 'declared', evidence_unix_ms: 0, evidence_sha256: '' };
+
 function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
   const u = result.usage;
   const env = grant.key.environment;
@@ -244,5 +248,9 @@ function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: 
     reserved_units: grant.reserved_units,
     outcome: result.outcome,
     finished_unix_ms: Date.now(),
+    residency: grant.key.residency,
+    call_region: grant.route.call_region,
+    processing_regions: grant.route.processing_regions,
+    evidence: grant.evidence ?? DECLARED,
   }, caller.api_key);
 }

@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runGatewayctl } from '@gateway/policy';
 import { startMessagesFake, type MessagesFake } from '../fakes/index.js';
 import { TestGateway } from '../harness/gateway.js';
+import { catalogue } from '../harness/residency.js';
 import { SCREENSHOT_DIR, ensureChromium, launchChromium } from './chromium.js';
 
 const EMAIL = 'ops@example.com';
@@ -150,13 +151,33 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     expect(lines[1]).to.match(new RegExp(`^\\d{4}-\\d{2}-\\d{2},alpha-sonnet-4-6,live,${3 + servedBeforeRevocationSeen},\\d+,\\d+\\.\\d{6}$`));
   });
 
+  it('shows the residency report for the account, with its CSV download', async function () {
+    await page.goto(admin(`/accounts/${accountId}`));
+    await page.getByRole('link', { name: 'Residency report' }).click();
+    await page.waitForURL(/\/residency\?account=/);
+    const route = catalogue().models.find((m) => m.id === 'alpha-sonnet-4-6')?.routes['eu'];
+    const cells = await page.getByTestId('residency-report').locator('tbody tr').first().locator('td').allInnerTexts();
+    // A Messages-API upstream: the catalogue's declaration; every live request so far on the EU route.
+    expect(cells.slice(1)).to.deep.equal([
+      'eu', route?.call_region, route?.processing_regions.join(', '), 'declared', String(3 + servedBeforeRevocationSeen), cells[6],
+    ]);
+    expect(await page.getByTestId('residency-report').locator('tbody tr').count()).to.equal(1);
+    await shot('12-residency-report');
+    const href = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href');
+    const csv = await page.request.get(admin(href as string));
+    expect(csv.headers()['content-type']).to.match(/^text\/csv/);
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units');
+    expect(lines[1]).to.equal([cells[0], 'eu', route?.call_region, `"${route?.processing_regions.join(',')}"`, 'declared', 3 + servedBeforeRevocationSeen, cells[6]?.replace(/,/g, '')].join(','));
+  });
+
   it('creates an admin API token shown once, which the API accepts until it is revoked here', async function () {
     await page.goto(admin('/admins'));
     await page.getByLabel('Name').fill('deploy script');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = await page.getByTestId('secret').inputValue();
     expect(token).to.match(/^gw_admin_[A-Za-z0-9]{32}$/);
-    await shot('12-admin-token-created');
+    await shot('13-admin-token-created');
     const call = () => fetch(admin('/admin/v1/accounts'), { headers: { authorization: `Bearer ${token}` } });
     expect((await call()).status).to.equal(200);
     await page.goto(admin('/admins'));
@@ -164,7 +185,7 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     await page.locator('tr', { hasText: 'deploy script' }).getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(/\/admins$/);
     expect(await page.locator('tr', { hasText: 'deploy script' }).innerText()).to.contain('revoked');
-    await shot('13-administrators');
+    await shot('14-administrators');
     expect((await call()).status).to.equal(401);
   });
 });

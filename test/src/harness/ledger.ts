@@ -16,6 +16,13 @@ export interface LedgerRow {
   cost_units: number;
   outcome: string;
   counted: number;
+  /** the route the request ran on; null from a proxy that predates these columns */
+  residency: string | null;
+  call_region: string | null;
+  processing_regions: string | null;
+  regions_basis: string | null;
+  evidence_sha256: string | null;
+  evidence_at_ms: number | null;
 }
 
 /** Where a gateway keeps its ledger: the SQLite file under its data directory, or its PostgreSQL database. */
@@ -26,7 +33,7 @@ export interface LedgerSource {
 
 const INTEGER_COLUMNS = [
   'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'billable_units', 'cost_units',
-  'counted', 'finished_at_ms', 'recorded_at_ms',
+  'counted', 'finished_at_ms', 'recorded_at_ms', 'evidence_at_ms',
 ];
 
 /**

@@ -14,6 +14,8 @@ import { lastDays } from './daily-chart.js';
 import { html, type Html } from './html.js';
 import { hygienePage, keyDetailPage, keysPage, revokeConfirmPage, rotatedExtra, secretPage } from './key-pages.js';
 import { page, type PageContext } from './layout.js';
+import { residencyPage } from './residency-page.js';
+import { residencyReportCsv } from '../residency-csv.js';
 
 const SESSION_COOKIE = 'gw_admin_session';
 const SIGNIN_COOKIE = 'gw_admin_signin';
@@ -209,6 +211,22 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
   router.get('/audit', show(async (ctx, req) => {
     const account = typeof req.query['account'] === 'string' && req.query['account'] !== '' ? req.query['account'] : undefined;
     return auditPage(ctx, await service.auditTrail(ctx.session.caller, account), account);
+  }));
+  // The residency report, scoped as the audit log: every account (or one) for the platform, one's own otherwise.
+  const residencyQuery = (ctx: PageContext, req: Request) => {
+    const q = (n: string) => (typeof req.query[n] === 'string' && req.query[n] !== '' ? req.query[n] : undefined);
+    const days = lastDays(ctx.nowMs, 30);
+    return { accountId: q('account'), from: q('from') ?? (days[0] as string), to: q('to') ?? (days[days.length - 1] as string) };
+  };
+  router.get('/residency', show(async (ctx, req) => {
+    const v = residencyQuery(ctx, req);
+    return residencyPage(ctx, { ...v, rows: await service.residencyReport(ctx.session.caller, v.accountId, v.from, v.to) });
+  }));
+  router.get('/residency.csv', show(async (ctx, req, res) => {
+    const v = residencyQuery(ctx, req);
+    const rows = await service.residencyReport(ctx.session.caller, v.accountId, v.from, v.to);
+    res.type('text/csv; charset=utf-8').setHeader('content-disposition', `attachment; filename="residency-report-${v.from}-${v.to}.csv"`);
+    res.send(residencyReportCsv(rows));
   }));
   router.get('/accounts/:id/usage.csv', show(async (ctx, req, res) => {
     const q = (n: string) => (typeof req.query[n] === 'string' ? req.query[n] : undefined);

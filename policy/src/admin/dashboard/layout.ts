@@ -22,6 +22,7 @@ export function layout(ctx: PageContext, title: string, body: Html, accountId?: 
             <li><a href="/accounts/${acct}/keys">Keys</a></li>
             <li><a href="/accounts/${acct}/hygiene">Hygiene</a></li>`}
           <li><a href="/audit${acct === undefined ? '' : `?account=${acct}`}">Audit log</a></li>
+          <li><a href="/residency${acct === undefined ? '' : `?account=${acct}`}">Residency report</a></li>
           <li><a href="/admins">Administrators</a></li>
         </ul>
       </nav>

@@ -4,9 +4,15 @@ import type { AdminAuth } from '../admin-auth.js';
 import { accountJson, apiKeyJson, createdKeyJson, dailyUsageJson } from '../admin-json.js';
 import type { AdminService } from '../admin-service.js';
 import type { Caller } from '../principal.js';
+import { residencyReportCsv } from '../residency-csv.js';
 import { sourceAddress } from './security.js';
 
 type Handler = (caller: Caller, req: Request) => Promise<unknown>;
+
+/** An answer that is not JSON (the residency report as CSV). */
+class TextReply {
+  constructor(readonly contentType: string, readonly body: string, readonly filename: string) {}
+}
 
 const asObject = (body: unknown): Record<string, unknown> => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidRequestError('The body must be a JSON object.');
@@ -23,7 +29,13 @@ export function adminApiRouter(service: AdminService, auth: AdminAuth, log: Logg
   const route = (handler: Handler) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const caller = await auth.tokenCaller(req.headers.authorization, sourceAddress(req));
-      res.status(200).json(await handler(caller, req));
+      const out = await handler(caller, req);
+      if (out instanceof TextReply) {
+        res.status(200).type(out.contentType).setHeader('content-disposition', `attachment; filename="${out.filename}"`);
+        res.send(out.body);
+      } else {
+        res.status(200).json(out);
+      }
     } catch (err: unknown) {
       next(err);
     }
@@ -48,9 +60,15 @@ export function adminApiRouter(service: AdminService, auth: AdminAuth, log: Logg
   router.get('/accounts/:id/usage', route(async (c, req) =>
     (await service.dailyUsage(c, param(req, 'id'), query(req, 'from'), query(req, 'to'))).map(dailyUsageJson)));
   router.get('/audit', route((c, req) => service.auditTrail(c, query(req, 'account'))));
+  router.get('/residency-report', route(async (c, req) => {
+    const format = query(req, 'format') ?? 'json';
+    if (format !== 'json' && format !== 'csv') throw new InvalidRequestError(`format must be json or csv (got ${JSON.stringify(format)})`);
+    const rows = await service.residencyReport(c, query(req, 'account'), query(req, 'from'), query(req, 'to'));
+    return format === 'csv' ? new TextReply('text/csv; charset=utf-8', residencyReportCsv(rows), 'residency-report.csv') : rows;
+  }));
 
   // A known path with the wrong method is 405, as on the proxy; anything else 404.
-  for (const path of ['/accounts', '/accounts/:id/keys', '/keys/:id/revoke', '/keys/:id/rotate', '/accounts/:id/usage', '/audit']) {
+  for (const path of ['/accounts', '/accounts/:id/keys', '/keys/:id/revoke', '/keys/:id/rotate', '/accounts/:id/usage', '/audit', '/residency-report']) {
     router.all(path, (req: Request, _res: Response, next: NextFunction) => next(new MethodNotAllowedError(req.method, req.originalUrl.split('?')[0] as string)));
   }
   router.use((req: Request, _res: Response, next: NextFunction) => next(new NotFoundError(`No admin API route ${req.method} ${req.originalUrl}.`)));

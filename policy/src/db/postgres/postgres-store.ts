@@ -5,7 +5,7 @@ import type { AdminSession, AdminToken, Administrator } from '../administrators.
 import type { AuditActor, AuditEntry } from '../audit-log.js';
 import type { AccountChanges, AuditDraft, AuditTarget, CreatedKey, GatewayStore, KeyChange } from '../gateway-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from '../records.js';
-import type { DailyUsageRow, KeyTotals, ModelTotals } from '../usage-queries.js';
+import { RESIDENCY_GROUPS, residencyRow, type DailyUsageRow, type KeyTotals, type ModelTotals, type RawResidencyRow, type ResidencyReportRow } from '../usage-queries.js';
 import { PgKeyStore, appendAuditRow } from './pg-key-store.js';
 import { migratePostgres } from './pg-migrate.js';
 import { createPool, inTransaction, isUniqueViolation } from './pg-pool.js';
@@ -211,6 +211,18 @@ export class PostgresStore implements GatewayStore {
       [accountId, environment, startMs],
     );
     return r.rows.map((row) => ({ ...row, cost_units: BigInt(row.cost_units) }));
+  }
+  async residencyReport(accountId: string | undefined, fromMs: number, toMs: number): Promise<ResidencyReportRow[]> {
+    // As SQLite's: byte order ("C") and nulls first, so both engines list the rows alike.
+    const r = await this.pool.query<RawResidencyRow>(
+      `SELECT ${DAY} AS date, ${RESIDENCY_GROUPS.join(', ')}, COUNT(*) AS requests, SUM(billable_units)::text AS billable_units
+       FROM usage_ledger
+       WHERE ${accountId === undefined ? '' : 'account_id = $3 AND '}environment = 'live' AND finished_at_ms >= $1 AND finished_at_ms < $2
+       GROUP BY 1, ${RESIDENCY_GROUPS.join(', ')}
+       ORDER BY 1, ${RESIDENCY_GROUPS.map((c) => `${c} COLLATE "C" NULLS FIRST`).join(', ')}`,
+      accountId === undefined ? [fromMs, toMs] : [fromMs, toMs, accountId],
+    );
+    return r.rows.map(residencyRow);
   }
 
   async ping(): Promise<boolean> {

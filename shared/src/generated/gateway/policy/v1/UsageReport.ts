@@ -2,6 +2,7 @@
 // Original file: proto/policy.proto
 
 import type { TokenUsage as _gateway_policy_v1_TokenUsage, TokenUsage__Output as _gateway_policy_v1_TokenUsage__Output } from '../../../gateway/policy/v1/TokenUsage.js';
+import type { RouteEvidence as _gateway_policy_v1_RouteEvidence, RouteEvidence__Output as _gateway_policy_v1_RouteEvidence__Output } from '../../../gateway/policy/v1/RouteEvidence.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface UsageReport {
@@ -16,6 +17,10 @@ export interface UsageReport {
   'reserved_units'?: (number | string | Long);
   'outcome'?: (string);
   'finished_unix_ms'?: (number | string | Long);
+  'residency'?: (string);
+  'call_region'?: (string);
+  'processing_regions'?: (string)[];
+  'evidence'?: (_gateway_policy_v1_RouteEvidence | null);
 }
 
 export interface UsageReport__Output {
@@ -30,4 +35,8 @@ export interface UsageReport__Output {
   'reserved_units': (number);
   'outcome': (string);
   'finished_unix_ms': (number);
+  'residency': (string);
+  'call_region': (string);
+  'processing_regions': (string)[];
+  'evidence': (_gateway_policy_v1_RouteEvidence__Output | null);
 }
