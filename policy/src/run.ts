@@ -67,7 +67,7 @@ export async function runPolicy(
   void verifier?.start();
   // Every ledger write (rows, counted marks, last-used times) is committed off the decision path: on SQLite on the
   // writer's own thread, on PostgreSQL through the pool.
-  const writer = openLedgerWriter(store, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
+  const writer = await openLedgerWriter(store, log, (seconds) => metrics.ledgerWriteSeconds.observe(seconds), {
     ...LEDGER_WINDOW,
     windowMs: config.ledgerWindowMs,
   });

@@ -75,7 +75,8 @@ export class GrpcPolicyClient implements PolicyClient {
       'grpc.keepalive_timeout_ms': 5_000,
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.initial_reconnect_backoff_ms': 100,
-      'grpc.max_reconnect_backoff_ms': 1_000,
+      // A replica that restarts is used again within half a second of listening (the channel retries no less often).
+      'grpc.max_reconnect_backoff_ms': 500,
     }) as Channel;
     const openSession = client['Session'] as (() => grpc.ClientDuplexStream<SessionRequest, SessionResponse>) | undefined;
     if (openSession === undefined) throw new InternalError('policy client has no Session method');

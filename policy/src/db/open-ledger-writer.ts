@@ -1,8 +1,7 @@
 import type { Logger } from '@gateway/shared';
 import type { GatewayStore } from './gateway-store.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import { PgLedgerWriter } from './postgres/pg-ledger-writer.js';
-import { PostgresStore } from './postgres/postgres-store.js';
+import type { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteLedgerWriter } from './sqlite-ledger-writer.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { BatchWindow } from './write-batcher.js';
@@ -11,8 +10,11 @@ import type { BatchWindow } from './write-batcher.js';
  * The usage ledger's writer for the store's engine: on SQLite a thread of its own with its own connection to the
  * store's file (started now), on PostgreSQL the store's pool, shared by every replica.
  */
-export function openLedgerWriter(store: GatewayStore, log: Logger, onWritten: (seconds: number) => void, window: BatchWindow): LedgerWriter {
-  if (store instanceof PostgresStore) return new PgLedgerWriter(store.pool, log, onWritten, window);
+export async function openLedgerWriter(store: GatewayStore, log: Logger, onWritten: (seconds: number) => void, window: BatchWindow): Promise<LedgerWriter> {
+  if (store.engine === 'postgres') {
+    const { PgLedgerWriter } = await import('./postgres/pg-ledger-writer.js');
+    return new PgLedgerWriter((store as PostgresStore).pool, log, onWritten, window);
+  }
   if (store instanceof SqliteStore) {
     const writer = new SqliteLedgerWriter(store.db.name, log, onWritten, window);
     writer.start();
