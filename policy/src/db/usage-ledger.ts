@@ -1,6 +1,7 @@
 import type { Environment, Residency, UsageOutcome } from '@gateway/shared';
 import type { Db } from './database.js';
 import { LedgerStatements } from './ledger-statements.js';
+import { UsageQueries } from './usage-queries.js';
 
 export interface LedgerEntry {
   request_id: string;
@@ -57,21 +58,12 @@ export interface ModelTotals {
  */
 export class UsageLedger {
   private readonly statements: LedgerStatements;
-  private readonly sumUsed;
-  private readonly totals;
+  /** The period totals' reads, the store's own (one set of statements for both). */
+  private readonly reads: UsageQueries;
 
   constructor(db: Db, now: () => number = Date.now) {
     this.statements = new LedgerStatements(db, now);
-    this.sumUsed = db.prepare(
-      `SELECT COALESCE(SUM(billable_units), 0) AS used FROM usage_totals
-       WHERE account_id = ? AND environment = 'live' AND period_start_ms = ?`,
-    );
-    this.totals = db
-      .prepare(
-        `SELECT model, requests, billable_units, cost_units FROM usage_totals
-         WHERE account_id = ? AND environment = ? AND period_start_ms = ? ORDER BY model`,
-      )
-      .safeIntegers(true);
+    this.reads = new UsageQueries(db);
   }
 
   /** true when written now; false when this request id was already in the ledger. */
@@ -81,21 +73,10 @@ export class UsageLedger {
 
   /** Billable units of live traffic in the period starting at `startMs` (committed rows). */
   usedUnits(accountId: string, startMs: number): number {
-    return (this.sumUsed.get(accountId, startMs) as { used: number }).used;
+    return this.reads.usedUnits(accountId, startMs);
   }
 
   byModel(accountId: string, environment: Environment, startMs: number): ModelTotals[] {
-    const rows = this.totals.all(accountId, environment, startMs) as Array<{
-      model: string;
-      requests: bigint;
-      billable_units: bigint;
-      cost_units: bigint;
-    }>;
-    return rows.map((r) => ({
-      model: r.model,
-      requests: Number(r.requests),
-      billable_units: Number(r.billable_units),
-      cost_units: r.cost_units,
-    }));
+    return this.reads.byModel(accountId, environment, startMs);
   }
 }
