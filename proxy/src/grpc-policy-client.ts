@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PolicyReplicas, type Replica } from './policy-replicas.js';
 import { PolicySession } from './policy-session.js';
 import {
@@ -222,6 +223,9 @@ export class GrpcPolicyClient implements PolicyClient {
    */
   async readiness(): Promise<{ ready: boolean; routes: RouteStatus[] }> {
     await this.started;
+    // A stream whose channel is still connecting (this proxy just started, a replica just came back) is given a
+    // moment, as the Health call itself would wait for its channel.
+    for (let waited = 0; !this.replicas.canDecide() && waited < READY_WAIT_MS; waited += 25) await sleep(25);
     if (!this.replicas.canDecide()) return { ready: false, routes: [] };
     try {
       const h = await this.call<object, HealthResponse>('Health', {});
@@ -238,6 +242,9 @@ export class GrpcPolicyClient implements PolicyClient {
     this.replicas.close();
   }
 }
+
+/** How long a readiness check waits for a decision stream that is connecting. */
+const READY_WAIT_MS = 500;
 
 const unavailable = (): ServiceUnavailableError =>
   new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
