@@ -1,7 +1,7 @@
 // CPU the attestation adds to one request (issue 23's budget: signing and hashing ≤ 100 µs), measured on the proxy's
 // own code: for each body size, N requests in turn do what an admitted request adds — the per-request attestation,
-// the SHA-256 of the forwarded bytes, the signature of the 200 statement (jose CompactSign, EdDSA) and the header —
-// and the process's CPU time (every thread: WebCrypto signs on libuv's pool) is divided by N. Also the signature
+// the SHA-256 of the forwarded bytes, the signature of the 200 statement (node:crypto Ed25519, compact JWS) and the header —
+// and the process's CPU time (every thread) is divided by N. Also the signature
 // and the digest alone, and the same at 16 requests in flight. `npm run bench:attestation` (builds first).
 // Knobs (env): BENCH_REQUESTS (default 5000), BENCH_ROUNDS (default 3; the median round is reported).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +61,6 @@ for (const kib of [1, 8, 64]) {
   await measure(`  SHA-256 of the ${kib} KiB body alone`, async () => void createHash('sha256').update(body).digest('hex'));
 }
 const facts = { requestId: 'req_x', key: grant.key, catalogueSha256: 'f'.repeat(64), route: grant.route, evidence: null, piiCounts: {}, forwardedSha256: 'e'.repeat(64) };
-await measure('  signature alone (claims, JSON, CompactSign)', () => attestor.sign(facts, 200));
+await measure('  signature alone (claims, JSON, Ed25519 sign)', () => attestor.sign(facts, 200));
 ring.stop();
 rmSync(dir, { recursive: true, force: true });

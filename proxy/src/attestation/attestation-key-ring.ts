@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { importPKCS8, type CryptoKey } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import {
   createKeyFileIfMissing,
   publicJwks,
@@ -15,7 +15,9 @@ const POLL_MS = 500;
 
 interface SigningKey {
   kid: string;
-  key: CryptoKey;
+  key: KeyObject;
+  /** the JWS protected header, base64url: the same for every statement this key signs */
+  protectedHeader: string;
 }
 
 /**
@@ -75,10 +77,10 @@ export class AttestationKeyRing {
       if (version === this.version) return;
       const keys = await readKeyFile(this.config.keyFile);
       const first = keys[0] as AttestationKey;
-      const key = await importPKCS8(first.pem, 'EdDSA');
+      const protectedHeader = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: first.kid })).toString('base64url');
       const changed = this.signingKey !== undefined && this.signingKey.kid !== first.kid;
       this.keys = keys;
-      this.signingKey = { kid: first.kid, key };
+      this.signingKey = { kid: first.kid, key: first.privateKey, protectedHeader };
       this.version = version;
       this.problem = '';
       if (changed) this.log.info({ kid: first.kid, published: this.jwks().keys.length }, 'attestation signing key changed');

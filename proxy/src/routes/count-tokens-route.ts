@@ -22,7 +22,7 @@ export function countTokensRoute(deps: ProxyDeps) {
     const caller = callerOf(req, deps.addresses, requestId);
     const early = await refusalBeforeBody(deps.policy, req, caller);
     if (early !== undefined) {
-      if (early.answer !== undefined) await deps.attestor.refusal(res, requestId, early.answer);
+      if (early.answer !== undefined) deps.attestor.refusal(res, requestId, early.answer);
       return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
     }
     const read = await readJsonBody(req);
@@ -43,7 +43,7 @@ export function countTokensRoute(deps: ProxyDeps) {
         input_tokens_estimate: 0,
       });
       if (decision.kind === 'deny') {
-        await deps.attestor.refusal(res, requestId, decision);
+        deps.attestor.refusal(res, requestId, decision);
         return sendError(res, decision.error, requestId, log, decision.rateLimit);
       }
       const grant = decision.grant;
@@ -62,11 +62,11 @@ export function countTokensRoute(deps: ProxyDeps) {
       const controller = new AbortController();
       res.on('close', () => controller.abort());
       const inputTokens = await responder.countTokens(body, { grant, apiVersion: version as string, req, signal: controller.signal, attestation });
-      await attestation.attach(res, 200);
+      attestation.attach(res, 200);
       res.status(200).json({ input_tokens: inputTokens });
     } catch (err) {
       const error = asGatewayError(err);
-      await attestation?.attach(res, error.status);
+      attestation?.attach(res, error.status);
       sendError(res, error, requestId, log);
     }
   };

@@ -11,10 +11,10 @@ export async function answerInvalid(deps: ProxyDeps, res: Response, caller: Call
   try {
     const answer = await deps.policy.authenticate(caller);
     if (answer.kind === 'deny') {
-      await deps.attestor.refusal(res, requestId, answer);
+      deps.attestor.refusal(res, requestId, answer);
       return sendError(res, answer.error, requestId, log, answer.rateLimit);
     }
-    await deps.attestor.refusal(res, requestId, { key: answer.value, catalogueSha256: answer.catalogueSha256, error: problem });
+    deps.attestor.refusal(res, requestId, { key: answer.value, catalogueSha256: answer.catalogueSha256, error: problem });
     return sendError(res, problem, requestId, log, answer.rateLimit);
   } catch (err) {
     deps.metrics.policyErrors.inc({ rpc: 'Authenticate' });

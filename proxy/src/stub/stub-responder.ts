@@ -45,7 +45,7 @@ export class StubResponder implements Responder {
     x.attestation.forwarded(JSON.stringify(x.body));
     const error = x.scenario === undefined ? undefined : scenarioError(x.scenario);
     if (error !== undefined) throw error;
-    await x.attestation.attach(x.res, 200);
+    x.attestation.attach(x.res, 200);
     const reply = buildStubReply(x.grant.model, x.body, x.body.max_tokens);
     if (!x.stream) return this.respondJson(x, reply);
     return this.respondStream(x, reply);
