@@ -45,7 +45,6 @@ export class LedgerStatements {
   private readonly touchKey;
   private readonly sumUsed;
   private readonly uncounted;
-  private readonly exists;
   /** Every write of a window in one transaction; `.immediate()` takes the write lock at once. */
   readonly applyAll: Database.Transaction<(writes: LedgerWrite[]) => LedgerWriteResult[]>;
 
@@ -68,7 +67,6 @@ export class LedgerStatements {
       `SELECT request_id FROM usage_ledger
        WHERE account_id = ? AND counted = 0 AND finished_at_ms >= ? AND finished_at_ms < ?`,
     );
-    this.exists = db.prepare('SELECT 1 FROM usage_ledger WHERE request_id = ?');
     // One commit per window for every kind of write: a report's row, the counted mark of an earlier one and
     // last-used times touch few pages, and each commit costs a WAL write per page plus its locks.
     this.applyAll = db.transaction((writes: LedgerWrite[]): LedgerWriteResult[] => writes.map((w) => this.apply(w)));
@@ -87,20 +85,12 @@ export class LedgerStatements {
   }
 
   /**
-   * The figure a period's used counter is rebuilt from: committed live rows (from the period totals) plus `pending`
-   * rows (waiting in the write window) not committed yet, and the ids among them not marked counted.
+   * The figure a period's used counter is rebuilt from: committed live rows (from the period totals), and the ids
+   * among them not marked counted. (The writer commits what waits in its window before it asks.)
    */
-  seed(accountId: string, startMs: number, endMs: number, pending: readonly LedgerEntry[]): { units: number; uncounted: string[] } {
-    let units = (this.sumUsed.get(accountId, startMs) as { used: number }).used;
+  seed(accountId: string, startMs: number, endMs: number): { units: number; uncounted: string[] } {
+    const units = (this.sumUsed.get(accountId, startMs) as { used: number }).used;
     const uncounted = (this.uncounted.all(accountId, startMs, endMs) as Array<{ request_id: string }>).map((r) => r.request_id);
-    const seen = new Set<string>();
-    for (const e of pending) {
-      if (e.account_id !== accountId || e.period_start_ms !== startMs || !awaitsCounting(e) || seen.has(e.request_id)) continue;
-      seen.add(e.request_id);
-      if (this.exists.get(e.request_id) !== undefined) continue;
-      units += e.billable_units;
-      uncounted.push(e.request_id);
-    }
     return { units, uncounted };
   }
 

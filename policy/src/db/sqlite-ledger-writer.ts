@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@gateway/shared';
 import type { LedgerSeed } from '../counters/counter-store.js';
-import type { LedgerWrite, RowState } from './ledger-statements.js';
+import type { LedgerWrite, LedgerWriteResult, RowState } from './ledger-statements.js';
 import type { LedgerWorkerData, LedgerWorkerReply, LedgerWorkerRequest } from './ledger-worker-protocol.js';
 import type { LedgerEntry } from './usage-ledger.js';
 import { LEDGER_WINDOW, type LedgerWriter } from './ledger-writer.js';
-import type { BatchWindow } from './write-batcher.js';
+import { WriteBatcher, type BatchWindow } from './write-batcher.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -15,14 +15,17 @@ interface Waiter {
 }
 
 /**
- * The usage ledger's writes on SQLite, made on a thread of their own (ledger-worker.ts) with its own connection:
- * report rows, counted marks and last-used times, gathered per window into one transaction. Each promise settles
- * once its write is committed, so an acknowledgement still means "durable". Should the thread die, what it held
- * fails (the reports are retried from the proxies' spools) and the next write starts a new one.
+ * The usage ledger's writes on SQLite, committed on a thread of their own (ledger-worker.ts) with its own
+ * connection: report rows, counted marks and last-used times. The window is kept here: a window's writes go to
+ * the thread in one message and come back answered in one, committed in one transaction (each postMessage costs
+ * the decision thread 7-12 µs however small; a row in a batch of 16 adds 1.3-2.2 µs). Each promise
+ * settles once its write is committed, so an acknowledgement still means "durable". Should the thread die, what
+ * it held fails (the reports are retried from the proxies' spools) and the next write starts a new one.
  */
 export class SqliteLedgerWriter implements LedgerWriter {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, Waiter>();
+  private readonly batch: WriteBatcher<LedgerWrite, LedgerWriteResult>;
   private nextId = 1;
   private closed = false;
 
@@ -31,8 +34,10 @@ export class SqliteLedgerWriter implements LedgerWriter {
     private readonly log: Logger,
     /** Hears the duration (seconds) of each committed window. */
     private readonly onWritten: (seconds: number) => void = () => undefined,
-    private readonly window: BatchWindow = LEDGER_WINDOW,
-  ) {}
+    window: BatchWindow = LEDGER_WINDOW,
+  ) {
+    this.batch = new WriteBatcher((writes) => this.send({ op: 'commit', writes }) as Promise<LedgerWriteResult[]>, window);
+  }
 
   /** Starts the thread now rather than at the first write. */
   start(): void {
@@ -54,29 +59,35 @@ export class SqliteLedgerWriter implements LedgerWriter {
     if (lastUsed.size > 0) await this.write({ kind: 'touch', lastUsed: [...lastUsed] });
   }
 
-  /** The figure a lost used counter is rebuilt from, rows waiting in the window included. */
+  /** The figure a lost used counter is rebuilt from: what waits in the window is committed first. */
   seed(accountId: string, startMs: number, endMs: number): Promise<LedgerSeed> {
+    this.batch.flush();
     return this.send({ op: 'seed', accountId, startMs, endMs }) as Promise<LedgerSeed>;
   }
 
   /** Commits what waits for its window now. */
   async flush(): Promise<void> {
-    if (this.worker !== undefined) await this.send({ op: 'flush' });
+    await this.batch.flush();
   }
 
   /** Commits what waits, then closes the connection and ends the thread. */
   async close(): Promise<void> {
     if (this.closed) return;
+    // Handed to the thread before the close, which it handles after them.
+    const written = this.batch.flush();
     this.closed = true;
     const worker = this.worker;
-    if (worker === undefined) return;
-    await this.send({ op: 'close' }, worker);
-    await worker.terminate();
-    this.worker = undefined;
+    if (worker !== undefined) {
+      await this.send({ op: 'close' }, worker);
+      await worker.terminate();
+      this.worker = undefined;
+    }
+    await written;
   }
 
-  private write(write: LedgerWrite): Promise<unknown> {
-    return this.send({ op: 'write', write });
+  private write(write: LedgerWrite): Promise<LedgerWriteResult> {
+    if (this.closed) return Promise.reject(new Error('the ledger writer is closed'));
+    return this.batch.add(write);
   }
 
   private send(req: DistributiveOmit<LedgerWorkerRequest, 'id'>, worker = this.thread()): Promise<unknown> {
@@ -90,18 +101,15 @@ export class SqliteLedgerWriter implements LedgerWriter {
   private thread(): Worker {
     if (this.closed) throw new Error('the ledger writer is closed');
     if (this.worker !== undefined) return this.worker;
-    const data: LedgerWorkerData = { file: this.file, window: this.window };
+    const data: LedgerWorkerData = { file: this.file };
     const worker = new Worker(new URL('./ledger-worker.js', import.meta.url), { workerData: data });
     worker.on('message', (reply: LedgerWorkerReply) => {
-      if ('written' in reply) {
-        this.onWritten(reply.written);
-        return;
-      }
       const w = this.waiting.get(reply.id);
       if (w === undefined) return;
       this.waiting.delete(reply.id);
-      if (reply.ok) w.resolve(reply.value);
-      else w.reject(new Error(`ledger write failed: ${reply.message}`));
+      if (!reply.ok) return w.reject(new Error(`ledger write failed: ${reply.message}`));
+      if ('seconds' in reply) this.onWritten(reply.seconds);
+      w.resolve(reply.value);
     });
     const gone = (err: unknown): void => {
       if (this.worker !== worker) return;
@@ -116,4 +124,3 @@ export class SqliteLedgerWriter implements LedgerWriter {
     return worker;
   }
 }
-

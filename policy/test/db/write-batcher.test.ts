@@ -41,7 +41,6 @@ describe('WriteBatcher: writes gathered over a short window, one transaction eac
         return items.map((n) => n * 10);
       },
       { windowMs, maxItems },
-      () => undefined,
       clock.schedule,
     );
 
@@ -102,6 +101,31 @@ describe('WriteBatcher: writes gathered over a short window, one transaction eac
     const after = b.add(3);
     clock.advance(2);
     expect(await after, 'the batcher keeps working after a failed batch').to.equal(30);
+  });
+
+  it('settles each write with its result once an asynchronous commit answers, or fails them all with it', async function () {
+    let answer: { resolve: (r: number[]) => void; reject: (e: Error) => void } | undefined;
+    const b = new WriteBatcher<number, number>(
+      (items) => new Promise((resolve, reject) => {
+        batches.push(items);
+        answer = { resolve, reject };
+      }),
+      { windowMs: 2, maxItems: 64 },
+      clock.schedule,
+    );
+    const settled: number[] = [];
+    const both = Promise.all([b.add(1), b.add(2)].map((p) => p.then((r) => void settled.push(r))));
+    clock.advance(2);
+    expect(batches).to.deep.equal([[1, 2]]);
+    await settle();
+    expect(settled, 'nothing is answered before the commit answers').to.deep.equal([]);
+    answer?.resolve([10, 20]);
+    await both;
+    expect(settled).to.deep.equal([10, 20]);
+    const lost = Promise.allSettled([b.add(3), b.add(4)]);
+    clock.advance(2);
+    answer?.reject(new Error('the thread stopped'));
+    expect((await lost).map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
   });
 
   it('flush() writes what is queued at once (shutdown) and leaves no timer behind', async function () {
