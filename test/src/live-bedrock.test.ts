@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startBedrockControlFake, startBedrockFake, type BedrockControlFake, type BedrockFake } from './fakes/index.js';
-import { catalogueProfiles, waitReady } from './harness/residency.js';
+import { bedrockGatewayEnv, catalogueProfiles, waitReady } from './harness/residency.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
@@ -26,14 +23,8 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     control = await startBedrockControlFake({ credentials: CREDENTIALS, profiles: catalogueProfiles() });
     gw = await new TestGateway({
       env: {
-        UPSTREAM_KIND: 'bedrock',
-        UPSTREAM_URL: `${fake.url}/{region}`,
-        UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
         // the standard AWS credential sources: here the environment, with nothing else to find
-        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-        AWS_EC2_METADATA_DISABLED: 'true',
-        HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
+        ...bedrockGatewayEnv(fake.url, control.url, CREDENTIALS),
         UPSTREAM_TIMEOUT_MS: '2000',
       },
     }).start();
@@ -161,11 +152,7 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
   it('answers 502 when Bedrock refuses the gateway\'s signature', async function () {
     const wrong = await startBedrockFake({ credentials: { ...CREDENTIALS, secretAccessKey: 'not-the-secret' } });
     const own = await new TestGateway({
-      env: {
-        UPSTREAM_KIND: 'bedrock', UPSTREAM_URL: `${wrong.url}/{region}`, UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
-        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_EC2_METADATA_DISABLED: 'true',
-        HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
-      },
+      env: bedrockGatewayEnv(wrong.url, control.url, CREDENTIALS),
     }).start();
     try {
       await waitReady(own);

@@ -4,16 +4,13 @@
  * route for a record of processing, as JSON or CSV, scoped as every admin endpoint is.
  */
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startBedrockControlFake, startBedrockFake, type BedrockControlFake, type BedrockFake, type MessagesFake } from './fakes/index.js';
 import { adminToken } from './harness/admins.js';
 import { sha256Hex, verifyIndependently, type Jwk } from './harness/attestation-verifier.js';
 import { startBilledUpstream } from './harness/billed-upstream.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger, type LedgerRow } from './harness/ledger.js';
-import { catalogue, catalogueProfiles, waitReady } from './harness/residency.js';
+import { bedrockGatewayEnv, catalogue, catalogueProfiles, waitReady } from './harness/residency.js';
 
 const CREDENTIALS = { accessKeyId: 'AKIDEVIDENCETEST01', secretAccessKey: 'evidence/test/secret/key/0123456789abcd' };
 const hello = (model: string) => ({ model, max_tokens: 20, messages: [{ role: 'user', content: 'Where do I run?' }] });
@@ -78,15 +75,7 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       runtime = await startBedrockFake({ credentials: CREDENTIALS });
       control = await startBedrockControlFake({ credentials: CREDENTIALS, profiles: catalogueProfiles() });
       gw = await new TestGateway({
-        env: {
-          UPSTREAM_KIND: 'bedrock',
-          UPSTREAM_URL: `${runtime.url}/{region}`,
-          UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
-          AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-          AWS_EC2_METADATA_DISABLED: 'true',
-          HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
-        },
+        env: bedrockGatewayEnv(runtime.url, control.url, CREDENTIALS),
       }).start();
       await waitReady(gw);
       eu = await createKey(gw, { env: 'live', residency: 'eu' });

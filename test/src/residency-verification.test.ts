@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startBedrockControlFake, startBedrockFake, type BedrockControlFake, type BedrockFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
-import { catalogue, catalogueProfiles, waitReady } from './harness/residency.js';
+import { bedrockGatewayEnv, catalogue, catalogueProfiles, waitReady } from './harness/residency.js';
 import { sha256Hex, verifyIndependently, type Jwk } from './harness/attestation-verifier.js';
 import { sleep } from './harness/clock.js';
 
@@ -29,13 +26,7 @@ describe('route verification against the platform\'s control plane (UPSTREAM_KIN
     control.setMode('down');
     gw = await new TestGateway({
       env: {
-        UPSTREAM_KIND: 'bedrock',
-        UPSTREAM_URL: `${runtime.url}/{region}`,
-        UPSTREAM_CONTROL_URL: `${control.url}/{region}`,
-        AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-        AWS_EC2_METADATA_DISABLED: 'true',
-        HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
+        ...bedrockGatewayEnv(runtime.url, control.url, CREDENTIALS),
         RESIDENCY_VERIFY_INTERVAL_MS: '1000',
         RESIDENCY_VERIFY_MAX_AGE_MS: '4000',
       },

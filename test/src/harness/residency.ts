@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AwsCredentials } from '../fakes/index.js';
 import { REPO_ROOT, type TestGateway } from './gateway.js';
 import { sleep } from './clock.js';
 
@@ -28,4 +30,21 @@ export async function waitReady(gw: TestGateway, timeoutMs = 15_000): Promise<vo
     if (Date.now() > deadline) throw new Error(`/readyz still ${res.status} after ${timeoutMs} ms`);
     await sleep(100);
   }
+}
+
+/**
+ * A gateway's environment for a Bedrock upstream (the fake runtime and the fake control plane at these URLs):
+ * the credentials through the standard AWS sources, here the environment alone (no instance metadata, and an
+ * empty HOME, so no ~/.aws of the machine's is read).
+ */
+export function bedrockGatewayEnv(runtimeUrl: string, controlUrl: string, credentials: AwsCredentials): Record<string, string> {
+  return {
+    UPSTREAM_KIND: 'bedrock',
+    UPSTREAM_URL: `${runtimeUrl}/{region}`,
+    UPSTREAM_CONTROL_URL: `${controlUrl}/{region}`,
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
+  };
 }
