@@ -23,7 +23,8 @@ export interface CorpusSource {
   readonly licence: string;
   /** permissive: may train a commercially shipped model; research: research or non-commercial use only. */
   readonly licenceClass: 'permissive' | 'research';
-  readonly format: 'conll-indexed' | 'bio-space';
+  /** conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between; bio-space: word and tag. */
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */

@@ -12,6 +12,13 @@ const TAG_INDEX = new Map<string, number>(NAME_TAGS.map((t, i) => [t, i]));
 /** Europeana's running text has no sentence breaks: cut after a full stop, and never past this many words. */
 const MAX_RUN = 60;
 
+/** GermEval 2014's outer labels: OTH is MISC; a derivation or part of a name ("Kohlsche", "Kohl-Ära") is none. */
+function germevalTag(raw: string): string {
+  const tag = raw.trim();
+  if (/(?:deriv|part)$/.test(tag)) return 'O';
+  return tag.replace(/-OTH$/, '-MISC');
+}
+
 function tagIndex(raw: string): number {
   const tag = raw.trim();
   if (tag === 'O' || tag === '') return 0;
@@ -61,15 +68,20 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
   };
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') {
-      if (source.format === 'conll-indexed') flush();
+      if (source.format !== 'bio-space') flush();
       continue;
     }
+    if (source.format === 'germeval-tsv' && line.startsWith('#')) continue;
     let word: string;
     let tag: string;
     if (source.format === 'conll-indexed') {
       const cols = line.split('\t');
       word = cols[1] ?? '';
       tag = cols[cols.length - 1] ?? 'O';
+    } else if (source.format === 'germeval-tsv') {
+      const cols = line.split('\t');
+      word = cols[1] ?? '';
+      tag = germevalTag(cols[2] ?? 'O');
     } else {
       const cut = line.lastIndexOf(' ');
       word = line.slice(0, cut);

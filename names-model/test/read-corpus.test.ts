@@ -20,6 +20,14 @@ describe('names-model: reading corpora', () => {
     expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O']);
   });
 
+  it('reads GermEval 2014 by its outer labels: OTH as MISC, derived and partial names as none', () => {
+    const text = '#\thttp://example.org\t[2010-07-04]\n1\tKohl\tB-PER\tO\n2\tund\tO\tO\n3\tdie\tO\tO\n4\tKohlsche\tB-PERderiv\tO\n5\tÄra\tO\tO\n6\tin\tO\tO\n7\t"\tO\tO\n8\tEcce\tB-OTH\tO\n9\thomo\tI-OTH\tO\n10\tBonn\tB-LOC\tO\n\n#\tx\n1\tFC\tB-ORG\tO\n2\tKickers\tI-ORG\tO\n3\tDarmstadt\tI-ORG\tB-LOC\n';
+    const s = parseCorpus(source('germeval-tsv'), text);
+    expect(s.map((x) => x.words.length)).to.deep.equal([10, 3]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'O', 'O', 'O', 'O', 'O', 'O', 'B-MISC', 'I-MISC', 'B-LOC']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['B-ORG', 'I-ORG', 'I-ORG']);
+  });
+
   it('turns IOB1 spans into IOB2 and splits OCR words from their punctuation, the label on the letters', () => {
     const [s] = parseCorpus(source('bio-space'), 'Mijnheer O\nDekker, I-PER\nen O\nJ. I-PER\nThorbecke I-PER\nkwamen. O\n');
     expect(s!.words).to.deep.equal(['Mijnheer', 'Dekker', ',', 'en', 'J.', 'Thorbecke', 'kwamen', '.']);

@@ -84,17 +84,16 @@ function lengthBucket(n: number): number {
 
 /**
  * Whether the tagger scores word i at all. Names are capitalised in all seven languages, so only capitalised
- * words (and a particle inside a name run) are scored; every other word is O. A word in ALL CAPS, with a digit or
+ * words (a particle opening or inside a name, "van Gogh", and an initial, "M.") are scored; every other word is O. A word in ALL CAPS, with a digit or
  * underscore, or camel-cased past a short prefix ("UserService", but not "McDonald", "DiCaprio") is an
  * identifier or heading, never scored: code and logs stay quiet.
  */
 export function isScorable(words: readonly string[], i: number, prevTag: number): boolean {
   const w = words[i] as string;
   const first = w.charAt(0);
-  if (!isUpper(first)) {
-    return prevTag !== TAG_O && PARTICLE_WORDS.has(w) && i + 1 < words.length && isUpper((words[i + 1] as string).charAt(0));
-  }
+  if (!isUpper(first)) return PARTICLE_WORDS.has(w) && particleBeforeName(words, i);
   if (w.length > 30) return false;
+  if (isInitial(w)) return true;
   // A regnal number inside a name: "Jan Paweł II", "Karol VI Habsburg".
   if ((prevTag === TAG_B_PER || prevTag === TAG_I_PER) && ROMAN_RE.test(w)) return true;
   let lowers = 0;
@@ -108,6 +107,20 @@ export function isScorable(words: readonly string[], i: number, prevTag: number)
     } else if (c !== c.toUpperCase()) lowers += 1;
   }
   return w.length === 1 || lowers > 0;
+}
+
+/** An initial: "Charles M. Schulz", "J. H. Dekker" (the tokeniser keeps its full stop); its letter is a capital. */
+function isInitial(w: string): boolean {
+  return w.length === 2 && w.charCodeAt(1) === 0x2e;
+}
+
+/** A particle that may open or continue a name: a capitalised word follows, or another particle and then one ("van der Bellen", "de la Torre"). */
+function particleBeforeName(words: readonly string[], i: number): boolean {
+  const next = words[i + 1];
+  if (next === undefined || next === '') return false;
+  if (isUpper(next.charAt(0))) return true;
+  const after = words[i + 2];
+  return PARTICLE_WORDS.has(next) && after !== undefined && after !== '' && isUpper(after.charAt(0));
 }
 
 /** What the features need of one word, whatever its context: computed once per distinct word (see wordInfo). */
@@ -174,7 +187,8 @@ export function wordInfo(w: string, lexicon: Uint32Array = NO_LEXICON): WordInfo
     if (stem !== 0) lexical.push(mix(24, stem));
   }
   if (STOP_WORDS.has(w)) lexical.push(mix(26, 1));
-  const common = lower !== w && inLexicon(lexicon, lowerHash) ? 1 : 0;
+  // An initial ("C.", "M.") is no common word, whatever abbreviation shares its letters.
+  const common = lower !== w && !isInitial(w) && inLexicon(lexicon, lowerHash) ? 1 : 0;
   lexical.push(mix(37, common * 8 + Math.min(given * 4 + surname, 7)));
   const info: WordInfo = { lowerHash, shapeHash, suffixHash: fnv1a(lower.slice(-3)), common, gazetteer: given * 4 + surname, lexical: Uint32Array.from(lexical) };
   cache.set(w, info);

@@ -199,6 +199,10 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     if (SALUTATION_WORDS.has(word) && opensLine(text, start)) continue;
     const plain = GIVEN_NAME_SET.has(word);
     const lone = !plain && LONE_SURNAME_SET.has(word);
+    if (!plain && !lone && SURNAME_SET.has(word) && sourceCited(text, start, start + word.length)) {
+      pushContextName(start, word, out);
+      continue;
+    }
     if (!plain && !lone && !COMMON_WORD_GIVEN_NAME_SET.has(word)) continue;
     const before = previousWord(text, start);
     // "St Thomas", "Santa Maria": the name after a place prefix is a place's.
@@ -218,6 +222,20 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     out.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
   }
 }
+
+// "According to" in the seven languages: what follows cites a source, a person or an organisation.
+const SOURCE_CUE_BEFORE_RE = /(?:^|[\s("'«„“])(?:[Aa]ccording to|[Vv]olgens|[Ss]elon|[Ss]egún|[Ll]aut|[Ss]econdo|[Ww]edług)\s+$/;
+
+/**
+ * A known surname that is also a common word ("Visser", "Bakker", "Koch"), alone right after "according to",
+ * cites a person: "Volgens Visser is …", "laut Koch". An organisation there is no known surname.
+ */
+function sourceCited(text: string, start: number, end: number): boolean {
+  if (!SOURCE_CUE_BEFORE_RE.test(text.slice(Math.max(0, start - 16), start))) return false;
+  const after = /^\s*(\S)/.exec(text.slice(end, end + 8));
+  return after === null || !UPPER_CLASS_RE.test(after[1] as string);
+}
+const UPPER_CLASS_RE = new RegExp(`^${UPPER_CLASS}$`);
 
 /**
  * Where the name at `start` ends when a field label and its colon ("Name: ", "Kontoinhaber: ") or a phrase that

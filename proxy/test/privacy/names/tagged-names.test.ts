@@ -40,7 +40,10 @@ describe('privacy: which tagger spans become names', () => {
     const text = 'Ieri Bianchi ha parlato.';
     expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 1)])).to.deep.equal([]);
     expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 1, { restConfidence: 25 })])).to.deep.equal(['Bianchi']);
-    expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 25, { firstCommon: true })])).to.deep.equal(['Bianchi']);
+    expect(people(text, [span(text, 'Ieri Bianchi', 'PER', 6, { firstCommon: true, restConfidence: 25 })])).to.deep.equal(['Bianchi']);
+    // A common word the tagger is sure of opening a longer name stays in it ("Frank", "Guy" are words too).
+    const sure = 'Frank Schlömer scored twice.';
+    expect(people(sure, [span(sure, 'Frank Schlömer', 'PER', 28, { firstCommon: true })])).to.deep.equal(['Frank Schlömer']);
     const alone = 'Steuerliche Identifikationsnummer 47';
     expect(people(alone, [span(alone, 'Steuerliche', 'PER', 6)])).to.deep.equal([]);
   });
@@ -68,6 +71,29 @@ describe('privacy: which tagger spans become names', () => {
     const thanks = 'Thanks Jane. Could you confirm?';
     const jane: Candidate = { type: 'PERSON', start: 7, end: 11, rank: RANK_FORMAT };
     expect(people(thanks, [span(thanks, 'Thanks Jane', 'ORG', 18)], [jane])).to.deep.equal(['Jane']);
+  });
+
+  it('splits a name at a title inside it: the name before it, or after one greeting word', () => {
+    const signOff = 'Mit freundlichen Grüßen, Matti Teufel Dr. Madubuko';
+    expect(people(signOff, [span(signOff, 'Matti Teufel Dr. Madubuko', 'PER', 40, { opensSentence: false })])).to.deep.equal(['Matti Teufel']);
+    const dear = 'Szanowna Pani Baldwin, dziękuję.';
+    expect(people(dear, [span(dear, 'Szanowna Pani Baldwin', 'PER', 20)])).to.deep.equal(['Baldwin']);
+    const initial = 'Sein Vorgänger Richard M. Daley war Bürgermeister.';
+    expect(people(initial, [span(initial, 'Richard M. Daley', 'PER', 30)])).to.deep.equal(['Richard M. Daley']);
+  });
+
+  it('drops a rule match that cuts across the names the tagger read, or sits after an initial inside one', () => {
+    const pairs = 'Alexandra Fusai Nathalie Tauziat won the doubles.';
+    const across: Candidate = { type: 'PERSON', start: 0, end: 'Alexandra Fusai Nathalie'.length, rank: RANK_FORMAT };
+    expect(people(pairs, [span(pairs, 'Alexandra Fusai', 'PER', 40), span(pairs, 'Nathalie Tauziat', 'PER', 30, { opensSentence: false })], [across]))
+      .to.deep.equal(['Alexandra Fusai', 'Nathalie Tauziat']);
+    const text = 'Sein Vorgänger Richard M. Daley war Bürgermeister.';
+    const afterTitle: Candidate = { type: 'PERSON', start: text.indexOf('Daley'), end: text.indexOf('Daley') + 5, rank: RANK_CONTEXT };
+    expect(people(text, [span(text, 'Richard M. Daley', 'PER', 30, { opensSentence: false })], [afterTitle])).to.deep.equal(['Richard M. Daley']);
+    // A title rule's match inside a longer tagger span, no initial before it, still stands: the overlap rules decide.
+    const doctor = 'Yesterday Dr Okonkwo signed.';
+    const title: Candidate = { type: 'PERSON', start: doctor.indexOf('Okonkwo'), end: doctor.indexOf('Okonkwo') + 7, rank: RANK_CONTEXT };
+    expect(people(doctor, [span(doctor, 'Yesterday Dr Okonkwo', 'PER', 30, { opensSentence: false })], [title])).to.include('Okonkwo');
   });
 
   it('drops a lone list surname the tagger read as no name, and keeps given names and context matches', () => {

@@ -115,6 +115,15 @@ describe('privacy/recognizers/person', () => {
     expect(find('Grace Kowalczyk and Will Smith')).to.deep.equal(['Grace Kowalczyk', 'Will Smith']);
   });
 
+  it('takes a surname that is also a common word alone after "according to", and no organisation there', () => {
+    expect(find('Volgens Visser is het rapport niet af.')).to.deep.equal(['Visser']);
+    expect(find('Laut Koch wurde das Gesetz geändert.')).to.deep.equal(['Koch']);
+    expect(find('According to Young, the figures were wrong.')).to.deep.equal(['Young']);
+    expect(find('Volgens Rijkswaterstaat is de brug veilig.')).to.deep.equal([]);
+    expect(find('According to Young Money Entertainment, it sold well.')).to.deep.equal([]);
+    expect(find('The Young report was wrong.')).to.deep.equal([]);
+  });
+
   it('does not take a word of one language, a product or a place named after a person for a name', () => {
     for (const text of [
       'Esta mañana hablé con el equipo.',

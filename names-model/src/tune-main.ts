@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detect } from '@gateway/proxy/privacy';
+import { decodeNameModel, encodeNameModel, type NameModel } from '@gateway/proxy/privacy/names/name-model';
+import { useNameModel } from '@gateway/proxy/privacy/names/name-detector';
+import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { readManifest } from './manifest.js';
+import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
+import type { LabelledSentence } from './read-corpus.js';
+import { addScore, emptyScore, f1, mergeScores, precision, recall, tagSpans, type NameScore, type Span } from './score-names.js';
+import { buildLexicon, loadSplits, scoreTagger } from './train-names.js';
+
+// node names-model/dist/src/tune-main.js [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
+// part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
+// source's dev part per language. What the detector's rules and the training choices were tuned with.
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
+const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+/** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */
+const DETECTOR_CAP = 1500;
+
+interface DevSet {
+  readonly label: string;
+  readonly language: string;
+  readonly sentences: LabelledSentence[];
+}
+
+function devSets(): DevSet[] {
+  const out: DevSet[] = [];
+  for (const source of manifest.sources) {
+    for (const language of [...new Set(source.files.map((f) => f.language))]) {
+      const one = { ...source, files: source.files.filter((f) => f.language === language) };
+      const dev = loadSplits(manifest.seed, [one], dirs).dev;
+      const step = Math.max(1, Math.ceil(dev.length / DETECTOR_CAP));
+      out.push({ label: `${language} ${source.id}`, language, sentences: dev.filter((_, i) => i % step === 0) });
+    }
+  }
+  return out;
+}
+
+function trainOnly(epochs: number): NameModel {
+  const splits = loadSplits(manifest.seed, manifest.sources, dirs);
+  log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
+  const lexicon = buildLexicon(splits.train);
+  const random = seededRandom(manifest.seed);
+  const perceptron = new AveragedPerceptron(Number(arg('buckets') ?? manifest.buckets), lexicon);
+  let model: NameModel | undefined;
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    const t0 = Date.now();
+    const errors = perceptron.trainEpoch(splits.train, shuffledOrder(splits.train.length, random));
+    if (epoch === epochs || epoch % 4 === 0) {
+      model = perceptron.averagedModel({ epochs: epoch, trainedOn: 'train' });
+      const s = scoreTagger(quantisedScorer(model), splits.dev);
+      log(`epoch ${epoch}: ${errors} errors, dev tagger P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    } else log(`epoch ${epoch}: ${errors} errors (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  return model as NameModel;
+}
+
+function detectorScore(sentences: readonly LabelledSentence[], errors?: string[]): NameScore {
+  const score = emptyScore();
+  for (const s of sentences) {
+    let text = '';
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (const w of s.words) {
+      if (text !== '') text += ' ';
+      starts.push(text.length);
+      text += w;
+      ends.push(text.length);
+    }
+    const chars = (spans: Span[]): Span[] => spans.map((x) => ({ start: starts[x.start] as number, end: ends[x.end - 1] as number }));
+    const gold = chars(tagSpans(s.tags, 0));
+    const found = detect(text).filter((f) => f.type === 'PERSON');
+    addScore(score, gold, chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]), found);
+    if (errors === undefined) continue;
+    const key = (x: Span): string => `${x.start}:${x.end}`;
+    const g = new Set(gold.map(key));
+    const f = new Set(found.map(key));
+    const mark = (x: Span, kind: string): string => `${kind} ${text.slice(Math.max(0, x.start - 40), x.start)}[${text.slice(x.start, x.end)}]${text.slice(x.end, x.end + 30)}`;
+    for (const x of gold) if (!f.has(key(x))) errors.push(mark(x, 'MISS'));
+    for (const x of found) if (!g.has(key(x))) errors.push(mark(x, 'FP  '));
+  }
+  return score;
+}
+
+const fmt = (s: NameScore): string => `P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)}`;
+
+const load = arg('load');
+const model = load !== undefined ? decodeNameModel(readFileSync(load)) : trainOnly(Number(arg('epochs') ?? manifest.maxEpochs));
+const save = arg('save');
+if (save !== undefined) writeFileSync(save, encodeNameModel(model));
+useNameModel(model);
+const scorer = quantisedScorer(model);
+const errorLang = arg('errors');
+const byLang = new Map<string, { tagger: NameScore; detector: NameScore }>();
+const errors: string[] = [];
+for (const set of devSets()) {
+  const tagger = scoreTagger(scorer, set.sentences);
+  const detector = detectorScore(set.sentences, set.language === errorLang ? errors : undefined);
+  log(`${set.label.padEnd(20)} ${String(set.sentences.length).padStart(5)}  tagger ${fmt(tagger)}  detector ${fmt(detector)}`);
+  const t = byLang.get(set.language) ?? { tagger: emptyScore(), detector: emptyScore() };
+  byLang.set(set.language, { tagger: mergeScores(t.tagger, tagger), detector: mergeScores(t.detector, detector) });
+}
+for (const [lang, t] of byLang) log(`${lang} all${' '.repeat(16)}tagger ${fmt(t.tagger)}  detector ${fmt(t.detector)}`);
+if (errors.length > 0) writeFileSync(arg('errors-file') ?? '/dev/stdout', `${errors.join('\n')}\n`);
