@@ -20,4 +20,3 @@ export type LedgerWorkerReply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: true; value: LedgerWriteResult[]; seconds: number }
   | { id: number; ok: false; message: string };
-
