@@ -53,48 +53,35 @@ export const DISCARD_MS = 10_000;
 /**
  * A refusal sent while the client is still sending its body (no key, a body over the cap): closing the socket
  * at once would make the kernel answer the client's next bytes with a reset, which can destroy the answer before
- * the client reads it. So once the answer is out, the rest of the body is read and discarded, never buffered; a
- * client that sends more than DISCARD_BYTES or takes longer than DISCARD_MS is cut off then. (A `connection:
+ * the client reads it. So with the answer, the rest of the body is read and discarded, never buffered; a client
+ * that sends more than DISCARD_BYTES or takes longer than DISCARD_MS is cut off then. (A `connection:
  * close` header would make Node destroy the socket as soon as the answer is written.)
  */
 function discardUnreadBody(res: ServerResponse): void {
   const req: IncomingMessage | undefined = res.req;
   if (req === undefined || req.complete) return;
-  const startBytes = req.socket.bytesRead;
-  res.once('finish', () => {
-    if (req.complete) return;
-    // Counted from the socket's byte count: a 'data' listener on an HTTP server's socket would take it away from
-    // Node's parser (and stall it).
-    const socket = req.socket;
-    const deadline = Date.now() + DISCARD_MS;
-    const watch = setInterval(() => {
-      if (socket.bytesRead - startBytes > DISCARD_BYTES || Date.now() > deadline) {
-        clearInterval(watch);
-        socket.destroy();
-      }
-    }, 50);
-    watch.unref();
-    const stop = (): void => clearInterval(watch);
-    req.once('end', stop);
-    req.once('close', stop);
-    req.resume();
-  });
-}
-
-/**
- * Refuses a request whose body was not read: the rest of the body is discarded after the answer (bounded), never
- * buffered.
- */
-export function refuseUnread(
-  req: IncomingMessage,
-  res: ServerResponse,
-  err: GatewayError,
-  requestId: string,
-  log: Logger,
-  rateLimit: RateLimitPosition | null = null,
-): void {
-  if (!req.complete) req.pause(); // nothing reads it before the answer is out
-  sendError(res, err, requestId, log, rateLimit);
+  // Counted on the request's own 'data' events as they arrive. Set up before the answer is written: once the
+  // answer finishes, Node dumps a body nobody consumes (its bytes never reach a 'data' listener added later), and
+  // a timer polling the socket's byte count let a loopback client send 100 MB and more between two looks.
+  let discarded = 0;
+  const cut = (): void => {
+    stop();
+    req.socket.destroy();
+  };
+  const onData = (chunk: Buffer): void => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_BYTES) cut();
+  };
+  const deadline = setTimeout(cut, DISCARD_MS);
+  deadline.unref();
+  const stop = (): void => {
+    clearTimeout(deadline);
+    req.off('data', onData);
+  };
+  req.on('data', onData);
+  req.once('end', stop);
+  req.once('close', stop);
+  req.resume();
 }
 
 export function isEventStream(res: ServerResponse): boolean {

@@ -1,7 +1,7 @@
 import type { Logger, PrivacyMode } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { readJsonBody } from '../http/body-reader.js';
-import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { asGatewayError, sendError } from '../http/error-responder.js';
 import { callerOf } from '../http/client-address.js';
 import { refusalBeforeBody } from '../http/pre-authenticate.js';
 import { apiVersionFrom } from '../http/request-headers.js';
@@ -23,7 +23,7 @@ export function countTokensRoute(deps: ProxyDeps) {
     const early = await refusalBeforeBody(deps.policy, req, caller);
     if (early !== undefined) {
       if (early.answer !== undefined) deps.attestor.refusal(res, requestId, early.answer);
-      return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+      return sendError(res, early.error, requestId, log, early.rateLimit);
     }
     const read = await readJsonBody(req);
     const version = apiVersionFrom(req.headers);

@@ -11,7 +11,7 @@ import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult } from '../exchange.js';
 import { abortReason, zeroUsage } from '../exchange.js';
 import { readJsonBody } from '../http/body-reader.js';
-import { asGatewayError, refuseUnread, sendError } from '../http/error-responder.js';
+import { asGatewayError, sendError } from '../http/error-responder.js';
 import { callerOf } from '../http/client-address.js';
 import { refusalBeforeBody } from '../http/pre-authenticate.js';
 import { apiVersionFrom, testScenarioFrom, type TestScenario } from '../http/request-headers.js';
@@ -47,7 +47,7 @@ export function messagesRoute(deps: ProxyDeps) {
     const early = await refusalBeforeBody(deps.policy, req, caller);
     if (early !== undefined) {
       if (early.answer !== undefined) deps.attestor.refusal(res, requestId, early.answer);
-      return refuseUnread(req, res, early.error, requestId, log, early.rateLimit);
+      return sendError(res, early.error, requestId, log, early.rateLimit);
     }
 
     const parsed = await parseRequest(req);
