@@ -27,6 +27,8 @@ export class SqliteLedgerWriter implements LedgerWriter {
   private readonly waiting = new Map<number, Waiter>();
   private readonly batch: WriteBatcher<LedgerWrite, LedgerWriteResult>;
   private nextId = 1;
+  /** No more writes are taken; what is queued is still committed. */
+  private closing = false;
   private closed = false;
 
   constructor(
@@ -60,8 +62,8 @@ export class SqliteLedgerWriter implements LedgerWriter {
   }
 
   /** The figure a lost used counter is rebuilt from: what waits in the window is committed first. */
-  seed(accountId: string, startMs: number, endMs: number): Promise<LedgerSeed> {
-    this.batch.flush();
+  async seed(accountId: string, startMs: number, endMs: number): Promise<LedgerSeed> {
+    await this.batch.flush();
     return this.send({ op: 'seed', accountId, startMs, endMs }) as Promise<LedgerSeed>;
   }
 
@@ -72,9 +74,10 @@ export class SqliteLedgerWriter implements LedgerWriter {
 
   /** Commits what waits, then closes the connection and ends the thread. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    // Handed to the thread before the close, which it handles after them.
-    const written = this.batch.flush();
+    if (this.closing) return;
+    this.closing = true;
+    // Answered (either way) before the close goes: the thread handles nothing after it.
+    await this.batch.flush();
     this.closed = true;
     const worker = this.worker;
     if (worker !== undefined) {
@@ -82,11 +85,10 @@ export class SqliteLedgerWriter implements LedgerWriter {
       await worker.terminate();
       this.worker = undefined;
     }
-    await written;
   }
 
   private write(write: LedgerWrite): Promise<LedgerWriteResult> {
-    if (this.closed) return Promise.reject(new Error('the ledger writer is closed'));
+    if (this.closing) return Promise.reject(new Error('the ledger writer is closed'));
     return this.batch.add(write);
   }
 

@@ -128,6 +128,43 @@ describe('WriteBatcher: writes gathered over a short window, one transaction eac
     expect((await lost).map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
   });
 
+  it('hands on one batch at a time: a window closed while another commits waits for its answer, in order', async function () {
+    const answers: Array<(r: number[]) => void> = [];
+    const b = new WriteBatcher<number, number>(
+      (items) => new Promise((resolve) => {
+        batches.push(items);
+        answers.push(resolve);
+      }),
+      { windowMs: 2, maxItems: 64 },
+      clock.schedule,
+    );
+    const first = b.add(1);
+    clock.advance(2);
+    const second = b.add(2);
+    const flushed = b.flush();
+    const third = b.add(3);
+    expect(batches, 'the second window waits for the first one\'s answer').to.deep.equal([[1]]);
+    expect(b.waiting(), 'being committed, closed, then open').to.deep.equal([1, 2, 3]);
+    let allAnswered = false;
+    void flushed.then(() => {
+      allAnswered = true;
+    });
+    answers[0]?.([10]);
+    expect(await first).to.equal(10);
+    expect(batches).to.deep.equal([[1], [2]]);
+    expect(b.waiting()).to.deep.equal([2, 3]);
+    await settle();
+    expect(allAnswered, 'flush() settles once its own batch is answered, not before').to.equal(false);
+    answers[1]?.([20]);
+    expect(await second).to.equal(20);
+    await settle();
+    expect(allAnswered).to.equal(true);
+    clock.advance(2);
+    answers[2]?.([30]);
+    expect(await third).to.equal(30);
+    expect(b.waiting()).to.deep.equal([]);
+  });
+
   it('flush() writes what is queued at once (shutdown) and leaves no timer behind', async function () {
     const b = batcher(2, 64);
     const pending = b.add(7);

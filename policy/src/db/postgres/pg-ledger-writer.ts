@@ -4,7 +4,7 @@ import type { LedgerSeed } from '../../counters/counter-store.js';
 import { awaitsCounting, LEDGER_ROW_COLUMNS, type LedgerWrite, type LedgerWriteResult, type RowState } from '../ledger-statements.js';
 import { LEDGER_WINDOW, type LedgerWriter } from '../ledger-writer.js';
 import type { LedgerEntry } from '../usage-ledger.js';
-import type { BatchWindow } from '../write-batcher.js';
+import { WriteBatcher, type BatchWindow } from '../write-batcher.js';
 import { inTransaction } from './pg-pool.js';
 
 const INSERT_ROW = `INSERT INTO usage_ledger (${LEDGER_ROW_COLUMNS.join(', ')})
@@ -21,45 +21,37 @@ const UPSERT_TOTALS = `INSERT INTO usage_totals (account_id, environment, period
 /** SQLSTATEs of a transaction PostgreSQL gave up on for its own reasons (a deadlock, a serialization failure). */
 const RETRYABLE = new Set(['40P01', '40001']);
 
-interface Queued {
-  write: LedgerWrite;
-  resolve: (r: LedgerWriteResult) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
  * The usage ledger's writes on PostgreSQL, shared by every policy replica: the writes of one window go in one
  * transaction on the pool (the event loop only waits for the answers), each request id applied once whichever
  * replica a report reaches (the primary key, and totals moved only by the insert that wrote the row). A window
  * takes its accounts' advisory locks first, in one order, so two replicas' windows never deadlock on the totals
- * they both move; a transaction PostgreSQL aborts anyway is tried once more.
+ * they both move; a transaction PostgreSQL aborts anyway is tried once more. Windows commit one at a time.
  */
 export class PgLedgerWriter implements LedgerWriter {
-  private queue: Queued[] = [];
-  /** The writes of the window being committed now: a rebuild counts them as waiting until they are. */
-  private committing: Queued[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private done: Promise<void> = Promise.resolve();
+  private readonly batch: WriteBatcher<LedgerWrite, LedgerWriteResult>;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly log: Logger,
     /** Hears the duration (seconds) of each committed window. */
     private readonly onWritten: (seconds: number) => void = () => undefined,
-    private readonly window: BatchWindow = LEDGER_WINDOW,
+    window: BatchWindow = LEDGER_WINDOW,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.batch = new WriteBatcher((writes) => this.commit(writes), window);
+  }
 
   record(entry: LedgerEntry): Promise<RowState> {
-    return this.add({ kind: 'record', entry }) as Promise<RowState>;
+    return this.batch.add({ kind: 'record', entry }) as Promise<RowState>;
   }
 
   async markCounted(requestId: string, by: number): Promise<void> {
-    await this.add({ kind: 'mark', requestId, by });
+    await this.batch.add({ kind: 'mark', requestId, by });
   }
 
   async touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void> {
-    if (lastUsed.size > 0) await this.add({ kind: 'touch', lastUsed: [...lastUsed] });
+    if (lastUsed.size > 0) await this.batch.add({ kind: 'touch', lastUsed: [...lastUsed] });
   }
 
   /**
@@ -67,9 +59,9 @@ export class PgLedgerWriter implements LedgerWriter {
    * commits meanwhile is counted either as committed or as waiting, never both and never neither.
    */
   async seed(accountId: string, startMs: number, endMs: number): Promise<LedgerSeed> {
-    const waiting = [...this.committing, ...this.queue].flatMap((q): LedgerEntry[] =>
-      q.write.kind === 'record' && q.write.entry.account_id === accountId && q.write.entry.period_start_ms === startMs && awaitsCounting(q.write.entry)
-        ? [q.write.entry]
+    const waiting = this.batch.waiting().flatMap((w): LedgerEntry[] =>
+      w.kind === 'record' && w.entry.account_id === accountId && w.entry.period_start_ms === startMs && awaitsCounting(w.entry)
+        ? [w.entry]
         : [],
     );
     const client = await this.pool.connect();
@@ -112,8 +104,7 @@ export class PgLedgerWriter implements LedgerWriter {
   }
 
   async flush(): Promise<void> {
-    this.commitNow();
-    await this.done;
+    await this.batch.flush();
   }
 
   /** Commits what waits; the pool is the store's, which closes it. */
@@ -121,46 +112,21 @@ export class PgLedgerWriter implements LedgerWriter {
     return this.flush();
   }
 
-  private add(write: LedgerWrite): Promise<LedgerWriteResult> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      if (this.queue.length >= this.window.maxItems) this.commitNow();
-      else if (this.timer === undefined) {
-        this.timer = setTimeout(() => this.commitNow(), this.window.windowMs);
-        this.timer.unref();
-      }
-    });
-  }
-
-  /** Takes what waits as one window, committed after the window before it (one transaction at a time). */
-  private commitNow(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    this.done = this.done.then(() => this.commit(batch));
-  }
-
-  private async commit(batch: Queued[]): Promise<void> {
-    this.committing = batch;
+  private async commit(writes: LedgerWrite[]): Promise<LedgerWriteResult[]> {
     const started = performance.now();
     try {
       let results: LedgerWriteResult[];
       try {
-        results = await this.apply(batch.map((q) => q.write));
+        results = await this.apply(writes);
       } catch (err) {
         if (!RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
         this.log.warn({ code: (err as { code?: string }).code }, 'ledger window aborted by PostgreSQL; trying it once more');
-        results = await this.apply(batch.map((q) => q.write));
+        results = await this.apply(writes);
       }
       this.onWritten((performance.now() - started) / 1000);
-      batch.forEach((q, i) => q.resolve(results[i] ?? null));
+      return results;
     } catch (err) {
-      const failed = new Error(`ledger write failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      for (const q of batch) q.reject(failed);
-    } finally {
-      this.committing = [];
+      throw new Error(`ledger write failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
 
