@@ -37,6 +37,12 @@ const VETO_MARGIN = 4;
 // place at margin 4 by the retrained model is a person; "Santander" in "Banco Santander" is two words.
 const ONE_WORD_VETO_MARGIN = 10;
 const COMMON_WORD_MARGIN = 30;
+// A name the tagger is this sure of may have a one- or two-digit score after it ("b Croft 46", "( K. Spiring 52 )")
+// that the house-number rule takes for an address ("Joaquin Suarez 2906."). On the dev parts the house-number
+// rule had dropped 54 names, mostly in results tables, to save 8 false positives, most of those under margin 13;
+// sparing only short numbers after sure names keeps presidio's addresses out (all its tables unchanged) and
+// takes English dev recall 0.766 → 0.776, precision 0.833 → 0.835.
+const HOUSE_NUMBER_MARGIN = 15;
 // A common word opening a longer name ("Frank Schlömer", "Guy Forget", but "Ieri Bianchi", "Szanowna Pani …") is
 // cut off below this margin; cutting it whatever the margin lost 2-6 names per 100 in dev (names-model tune).
 const OPENING_COMMON_MARGIN = 10;
@@ -116,7 +122,8 @@ export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], cand
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
-    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end)) continue;
+    const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
+    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
     candidates.push(c);

@@ -61,6 +61,19 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(code, [span(code, 'Thomas', 'PER', 30), span(code, 'Victoria', 'PER', 30)])).to.deep.equal([]);
   });
 
+  it('keeps a sure name before a one- or two-digit score, and drops names beside house numbers', () => {
+    const score = 'Wasim Akram b Croft 6 , Saqlain Mushtaq c Knight b Gough 46 .';
+    expect(people(score, [span(score, 'Croft', 'PER', 30), span(score, 'Gough', 'PER', 30)])).to.deep.equal(['Croft', 'Gough']);
+    // Unsure, the same number may be a house number.
+    expect(people(score, [span(score, 'Croft', 'PER', 12)])).to.deep.equal([]);
+    const street = 'He lives on the north side of Joaquin Suarez 2906.';
+    expect(people(street, [span(street, 'Joaquin Suarez', 'PER', 40)])).to.deep.equal([]);
+    const three = 'The bus station is on Peter Zuidhove 188';
+    expect(people(three, [span(three, 'Peter Zuidhove', 'PER', 40)])).to.deep.equal([]);
+    const before = 'Please return to 6639 Canónigo Valiño 70';
+    expect(people(before, [span(before, 'Canónigo Valiño', 'PER', 40)])).to.deep.equal([]);
+  });
+
   it('lets a sure place or organisation overrule a list match inside it, but not a greeting read as one', () => {
     const bank = 'Banco Santander abrió una oficina.';
     const santander: Candidate = { type: 'PERSON', start: 6, end: 15, rank: RANK_FORMAT };
