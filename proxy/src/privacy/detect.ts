@@ -29,8 +29,8 @@ export function detect(original: string): Finding[] {
       if (original !== null) candidates.push(original);
     }
   }
-  const tagged = findTaggedNames(text);
-  if (tagged.length > 0) addTaggedNames(text, tagged, candidates);
+  // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater").
+  addTaggedNames(text, findTaggedNames(text), candidates);
   if (candidates.length === 0) return [];
   namesBeforeContacts(text, candidates.slice(), candidates);
   const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));

@@ -163,20 +163,38 @@ function nameAroundTitle(text: string, start: number, end: number): [number, num
   return [start, end];
 }
 
+/** A name ending on a lower-case word ("Julien de"), and an elided particle ("D' Annunzio", "O'Brien"). */
+const PARTICLE_END = /\s\p{Ll}+$/u;
+const APOSTROPHE_NEXT = /^\s*\p{L}{1,3}['’]/u;
+/** A capitalised word after a lower-case word or a comma, then a space: the start of a name. */
+const CAPITALISED_BEFORE = /[\p{Ll},;]\s+\p{Lu}\p{Ll}+ $/u;
 const INITIAL_BEFORE = /(?:^|\s)\p{Lu}\.\s+$/u;
 
 /**
  * Whether a rule's PERSON match cuts across a name the tagger read whole: it crosses one's edge ("Alexandra Fusai
- * Nathalie" over "Alexandra Fusai" "Nathalie Tauziat"), or a list match lies inside one ("Schulz" in "Charles M.
- * Schulz"). A match after a title or greeting only crosses, or follows an initial inside the tagger's name
- * ("Daley" after the "M." of "Richard M. Daley").
+ * Nathalie" over "Alexandra Fusai" "Nathalie Tauziat"), a list match lies inside one ("Schulz" in "Charles M.
+ * Schulz") or runs on past one ("Mick Jagger Probleme"). A match after a title or greeting only crosses, or
+ * follows an initial inside the tagger's name ("Daley" after the "M." of "Richard M. Daley").
  */
 function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]): boolean {
+  let inside: Candidate | undefined;
+  let insideCount = 0;
   for (let k = lastStartingBy(mine, c.end - 1); k >= 0 && (mine[k] as Candidate).end > c.start; k--) {
     const t = mine[k] as Candidate;
-    if (c.start <= t.start && t.end <= c.end) continue;
+    if (c.start <= t.start && t.end <= c.end) {
+      inside = t;
+      insideCount += 1;
+      continue;
+    }
     if (c.start < t.start || t.end < c.end || c.rank <= RANK_FORMAT) return true;
     if (t.start < c.start && INITIAL_BEFORE.test(text.slice(t.start, c.start))) return true;
+  }
+  // A list match that runs on past the one name the tagger read inside it takes in the words after it ("Evi
+  // Berger das Märchen", "Mick Jagger Probleme"): the tagger's name stands, unless it ends on a particle ("Julien
+  // de") or an elided one follows ("Gabriele D' Annunzio"), where the tagger stopped short. Over two of the
+  // tagger's names ("Fleur" "Richard") the list match is the whole name the tagger split.
+  if (insideCount === 1 && inside !== undefined && c.rank <= RANK_FORMAT && (c.start < inside.start || inside.end < c.end)) {
+    return !PARTICLE_END.test(text.slice(inside.start, inside.end)) && !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end));
   }
   return false;
 }
@@ -191,6 +209,8 @@ function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], p
   if (o !== undefined && c.end <= o.end) return true;
   const word = text.slice(c.start, c.end);
   if (word.includes(' ') || GIVEN_NAME_SET.has(word)) return false;
+  // Right after a capitalised word it ends a name the tagger missed ("I want to add Tünde Hoffmann").
+  if (CAPITALISED_BEFORE.test(text.slice(Math.max(0, c.start - 32), c.start))) return false;
   const p = people[lastStartingBy(people, c.end - 1)];
   return p === undefined || p.end <= c.start;
 }

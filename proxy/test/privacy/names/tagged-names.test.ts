@@ -103,6 +103,16 @@ describe('privacy: which tagger spans become names', () => {
     const text = 'Sein Vorgänger Richard M. Daley war Bürgermeister.';
     const afterTitle: Candidate = { type: 'PERSON', start: text.indexOf('Daley'), end: text.indexOf('Daley') + 5, rank: RANK_CONTEXT };
     expect(people(text, [span(text, 'Richard M. Daley', 'PER', 30, { opensSentence: false })], [afterTitle])).to.deep.equal(['Richard M. Daley']);
+    // A list match running on past the tagger's name ("Mick Jagger Probleme"); not past one ending on a particle.
+    const runOn = 'Sie hatten wie Mick Jagger Probleme mit ihrem Visum.';
+    const long: Candidate = { type: 'PERSON', start: runOn.indexOf('Mick'), end: runOn.indexOf(' mit'), rank: RANK_FORMAT };
+    expect(people(runOn, [span(runOn, 'Mick Jagger', 'PER', 50, { opensSentence: false })], [long])).to.deep.equal(['Mick Jagger']);
+    const particle = 'Un libro di Julien de Lallande Poydras.';
+    const whole: Candidate = { type: 'PERSON', start: particle.indexOf('Julien'), end: particle.indexOf('.'), rank: RANK_FORMAT };
+    expect(people(particle, [span(particle, 'Julien de', 'PER', 30, { opensSentence: false })], [whole])).to.include('Julien de Lallande Poydras');
+    const elided = 'Il figliuol prodigo di Gabriele D\' Annunzio.';
+    const full: Candidate = { type: 'PERSON', start: elided.indexOf('Gabriele'), end: elided.indexOf('.'), rank: RANK_FORMAT };
+    expect(people(elided, [span(elided, 'Gabriele', 'PER', 30, { opensSentence: false })], [full])).to.include("Gabriele D' Annunzio");
     // A title rule's match inside a longer tagger span, no initial before it, still stands: the overlap rules decide.
     const doctor = 'Yesterday Dr Okonkwo signed.';
     const title: Candidate = { type: 'PERSON', start: doctor.indexOf('Okonkwo'), end: doctor.indexOf('Okonkwo') + 7, rank: RANK_CONTEXT };
@@ -116,5 +126,17 @@ describe('privacy: which tagger spans become names', () => {
     const cue: Candidate = { type: 'PERSON', start: 0, end: 5, rank: RANK_CONTEXT };
     expect(people(text, [span(text, 'Kurse', 'ORG', 1)], [frauen, anna, cue])).to.deep.equal(['Anna', 'Kurse']);
     expect(people(text, [span(text, 'Frauen', 'PER', 30, { opensSentence: false })], [frauen])).to.deep.equal(['Frauen', 'Frauen']);
+    // Right after a capitalised word, a listed surname ends a name the tagger missed.
+    const missed = 'I want to add Tünde Hoffmann as a beneficiary.';
+    const hoffmann: Candidate = { type: 'PERSON', start: missed.indexOf('Hoffmann'), end: missed.indexOf('Hoffmann') + 8, rank: RANK_FORMAT };
+    expect(people(missed, [], [hoffmann])).to.deep.equal(['Hoffmann']);
+    expect(people(text, [], [frauen])).to.deep.equal([]);
+  });
+
+  it('keeps a list match over two names the tagger split', () => {
+    const text = 'Pourriez-vous demander à Fleur Richard de relire le projet ?';
+    const whole: Candidate = { type: 'PERSON', start: text.indexOf('Fleur'), end: text.indexOf(' de relire'), rank: RANK_FORMAT };
+    const found = people(text, [span(text, 'Fleur', 'PER', 32, { opensSentence: false }), span(text, 'Richard', 'PER', 12, { opensSentence: false })], [whole]);
+    expect(found).to.include('Fleur Richard');
   });
 });
