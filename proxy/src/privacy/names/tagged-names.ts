@@ -4,6 +4,7 @@ import { notAPersonHere, startsWithSalutation } from '../recognizers/person.js';
 import {
   COMMON_WORD_GIVEN_NAME_SET,
   GIVEN_NAME_SET,
+  GREETINGS,
   LONE_SURNAME_SET,
   PRODUCT_NAMES,
   STOP_WORDS,
@@ -100,11 +101,12 @@ function personStart(text: string, s: TaggedSpan): number {
 }
 
 /**
+ * `commonWord`: whether the model's lexicon holds a word lower-cased (name-detector.ts isCommonWord).
  * The tagger's people become PERSON candidates (ranked like the list matches, so the overlap rules settle them
  * the same way), unless code punctuation touches them. Its places and organisations are negative evidence: a
  * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped.
  */
-export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[]): void {
+export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[], commonWord: (word: string) => boolean = () => false): void {
   const others: TaggedSpan[] = [];
   const people: TaggedSpan[] = [];
   // The tagger's own candidates, in text order and apart from each other.
@@ -133,7 +135,7 @@ export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], cand
   for (const c of candidates) {
     if (c.type !== 'PERSON' || own.has(c)) candidates[kept++] = c;
     else if (splitsTaggedName(text, c, mine)) continue;
-    else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people)) candidates[kept++] = c;
+    else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
 }
@@ -202,17 +204,32 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
 /**
  * Whether the tagger overrules a list match (a known name, no title or label): it lies inside a place or
  * organisation the tagger found, or it is a lone surname ("Frauen", "Vater": German nouns in the surname list)
- * the tagger read in context and did not call a name. Known given names alone keep the lists' word.
+ * the tagger read in context and did not call a name. Known given names alone keep the lists' word, unless they
+ * are also common words by the model's lexicon (Dutch "Dan", "Elke": then, each) and the tagger did not call them
+ * names.
  */
-function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], people: readonly TaggedSpan[]): boolean {
+function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], people: readonly TaggedSpan[], commonWord: (word: string) => boolean): boolean {
   const o = others[lastStartingBy(others, c.start)];
   if (o !== undefined && c.end <= o.end) return true;
   const word = text.slice(c.start, c.end);
-  if (word.includes(' ') || GIVEN_NAME_SET.has(word)) return false;
+  if (word.includes(' ')) return false;
+  // A given name that is also a common word ("Dan", "Elke": then, each) keeps the lists' word only where a name
+  // is expected: after a greeting ("Hola Rosa,"), or opening a line before a colon (a speaker: "Ella: …").
+  if (GIVEN_NAME_SET.has(word) && (!commonWord(word) || greetedOrSpeaker(text, c.start, c.end))) return false;
   // Right after a capitalised word it ends a name the tagger missed ("I want to add Tünde Hoffmann").
   if (CAPITALISED_BEFORE.test(text.slice(Math.max(0, c.start - 32), c.start))) return false;
   const p = people[lastStartingBy(people, c.end - 1)];
   return p === undefined || p.end <= c.start;
+}
+
+const GREETING_WORDS: ReadonlySet<string> = new Set(GREETINGS.flatMap((g) => [g, g.toLowerCase()]));
+const WORD_BEFORE_RE = /([\p{L}]+)[ \t]+$/u;
+
+/** Whether the word at [start, end) follows a greeting word, or opens a line before a colon. */
+function greetedOrSpeaker(text: string, start: number, end: number): boolean {
+  const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  if (before !== undefined && GREETING_WORDS.has(before)) return true;
+  return text.charCodeAt(end) === 0x3a /* : */ && (start === 0 || text.charCodeAt(start - 1) === 0x0a);
 }
 
 /** Index of the last span (sorted, non-overlapping) starting at or before `at`; -1 when none. */

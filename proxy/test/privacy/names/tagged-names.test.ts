@@ -23,9 +23,9 @@ function span(text: string, value: string, kind: TaggedSpan['kind'], margin: num
   };
 }
 
-function people(text: string, spans: TaggedSpan[], listed: Candidate[] = []): string[] {
+function people(text: string, spans: TaggedSpan[], listed: Candidate[] = [], common: readonly string[] = []): string[] {
   const candidates = [...listed];
-  addTaggedNames(text, spans, candidates);
+  addTaggedNames(text, spans, candidates, (w) => common.includes(w));
   return candidates.filter((c) => c.type === 'PERSON').map((c) => text.slice(c.start, c.end));
 }
 
@@ -131,6 +131,18 @@ describe('privacy: which tagger spans become names', () => {
     const hoffmann: Candidate = { type: 'PERSON', start: missed.indexOf('Hoffmann'), end: missed.indexOf('Hoffmann') + 8, rank: RANK_FORMAT };
     expect(people(missed, [], [hoffmann])).to.deep.equal(['Hoffmann']);
     expect(people(text, [], [frauen])).to.deep.equal([]);
+  });
+
+  it('drops a lone list given name that is also a common word, unless greeted or a speaker', () => {
+    const at = (text: string, word: string): Candidate => ({ type: 'PERSON', start: text.indexOf(word), end: text.indexOf(word) + word.length, rank: RANK_FORMAT });
+    const then = 'Het regent. Dan is er nog de druk van de productie.';
+    expect(people(then, [], [at(then, 'Dan')], ['Dan'])).to.deep.equal([]);
+    expect(people(then, [], [at(then, 'Dan')], [])).to.deep.equal(['Dan']);
+    expect(people(then, [span(then, 'Dan', 'PER', 30, { opensSentence: false })], [at(then, 'Dan')], ['Dan'])).to.deep.equal(['Dan', 'Dan']);
+    const greeted = 'NIF-IVA ESB04077141 Hola Rosa,\n Dr. Casanova';
+    expect(people(greeted, [], [at(greeted, 'Rosa')], ['Rosa'])).to.deep.equal(['Rosa']);
+    const speaker = 'Ana: ¿Quién eres?\nElla: Una amiga.';
+    expect(people(speaker, [], [at(speaker, 'Ella')], ['Ella'])).to.deep.equal(['Ella']);
   });
 
   it('keeps a list match over two names the tagger split', () => {
