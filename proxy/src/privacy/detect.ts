@@ -29,7 +29,8 @@ export function detect(original: string): Finding[] {
       if (original !== null) candidates.push(original);
     }
   }
-  // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater").
+  // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
+  // name that is a common word ("Dan", "Elke").
   addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord);
   if (candidates.length === 0) return [];
   namesBeforeContacts(text, candidates.slice(), candidates);

@@ -101,10 +101,11 @@ function personStart(text: string, s: TaggedSpan): number {
 }
 
 /**
- * `commonWord`: whether the model's lexicon holds a word lower-cased (name-detector.ts isCommonWord).
  * The tagger's people become PERSON candidates (ranked like the list matches, so the overlap rules settle them
  * the same way), unless code punctuation touches them. Its places and organisations are negative evidence: a
- * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped.
+ * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped; so is a
+ * lone list name its silence overrules (listVetoed). `commonWord`: whether the model's lexicon holds a word
+ * lower-cased (name-detector.ts isCommonWord).
  */
 export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[], commonWord: (word: string) => boolean = () => false): void {
   const others: TaggedSpan[] = [];
