@@ -1,6 +1,6 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
-import { findTaggedNames } from './names/name-detector.js';
+import { findTaggedNames, isCommonWord } from './names/name-detector.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
@@ -29,8 +29,9 @@ export function detect(original: string): Finding[] {
       if (original !== null) candidates.push(original);
     }
   }
-  const tagged = findTaggedNames(text);
-  if (tagged.length > 0) addTaggedNames(text, tagged, candidates);
+  // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
+  // name that is a common word ("Dan", "Elke").
+  addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord);
   if (candidates.length === 0) return [];
   namesBeforeContacts(text, candidates.slice(), candidates);
   const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));

@@ -1,5 +1,6 @@
 import { loadNameModel } from './load-name-model.js';
 import type { NameModel } from './name-model.js';
+import { wordInfo } from './name-features.js';
 import { quantisedScorer, tagNames, type TagScorer, type TaggedSpan } from './name-tagger.js';
 
 // The tagger this process (or detector thread) uses. The proxy installs the model it checked at start; anything
@@ -14,4 +15,10 @@ export function useNameModel(model: NameModel): void {
 export function findTaggedNames(text: string): TaggedSpan[] {
   if (scorer === undefined) useNameModel(loadNameModel());
   return tagNames(scorer as TagScorer, text);
+}
+
+/** Whether the model's lexicon holds `word` lower-cased: a word the training text writes in lower case ("Dan", "Elke"). */
+export function isCommonWord(word: string): boolean {
+  if (scorer === undefined) useNameModel(loadNameModel());
+  return wordInfo(word, (scorer as TagScorer).lexicon).common === 1;
 }

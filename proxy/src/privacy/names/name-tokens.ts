@@ -94,6 +94,13 @@ export function tokeniseForNames(text: string): NameTokens {
           i += 2;
           continue;
         }
+        // Letters each with its full stop are one token, as the corpora write them ("U.S.", "A.J.P."): split,
+        // the stop after "U" ended a sentence and "S. Open" read as a name.
+        if (c === DOT && (k & UPPER) !== 0 && i - start === 1 && i + 2 < n && (classOf(text.charCodeAt(i + 1)) & LETTER) !== 0 && text.charCodeAt(i + 2) === DOT) {
+          i += 1;
+          while (i + 1 < n && (classOf(text.charCodeAt(i)) & LETTER) !== 0 && text.charCodeAt(i + 1) === DOT) i += 2;
+          break;
+        }
         if (c === DOT && (k & UPPER) !== 0 && (i + 1 >= n || (classOf(text.charCodeAt(i + 1)) & (LETTER | DIGIT)) === 0)) {
           if (i - start === 1 || ABBREVIATIONS.has(text.slice(start, i))) i += 1;
         }

@@ -366,11 +366,18 @@ export function startsWithSalutation(span: string): boolean {
 }
 
 /**
+ * At most this many digits after a name the tagger is sure of are a score, a rank or an age ("b Croft 46", "( K.
+ * Spiring 52 )"), not a house number; three ("Peter Zuidhove 188") may be either, and stay a house number.
+ */
+const SCORE_DIGITS = 2;
+
+/**
  * Whether a span another recognizer (the name tagger) calls a person's name is none by this file's rules: in code,
  * in a street address, next to a place word or after a place prefix, joined to the word before it, or a greeting
- * or sign-off opening its line.
+ * or sign-off opening its line. `sure`: the tagger's margin is high enough for a short number after the name to
+ * be a score (SCORE_DIGITS).
  */
-export function notAPersonHere(text: string, start: number, end: number): boolean {
+export function notAPersonHere(text: string, start: number, end: number, sure = false): boolean {
   if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) return true;
   if (inCodeBrackets(text, start, end) || followedByPlace(text, end)) return true;
   // A house number after the name at the end of an address line ("Joaquin Suarez 2906.", "03751 Gerrit
@@ -379,7 +386,11 @@ export function notAPersonHere(text: string, start: number, end: number): boolea
   // (results tables: "68 Steve Stricker", "2. Lombardi").
   if (HOUSE_NUMBER_NOT_YEAR_BEFORE_RE.test(text.slice(Math.max(0, start - 8), start))) return true;
   HOUSE_NUMBER_AFTER_RE.lastIndex = end;
-  if (HOUSE_NUMBER_AFTER_RE.test(text) && /^[ \t]?(?:[,.;)\r\n]|$)/.test(text.slice(HOUSE_NUMBER_AFTER_RE.lastIndex, HOUSE_NUMBER_AFTER_RE.lastIndex + 2))) {
+  if (
+    HOUSE_NUMBER_AFTER_RE.test(text) &&
+    !(sure && HOUSE_NUMBER_AFTER_RE.lastIndex - end <= SCORE_DIGITS + 1) &&
+    /^[ \t]?(?:[,.;)\r\n]|$)/.test(text.slice(HOUSE_NUMBER_AFTER_RE.lastIndex, HOUSE_NUMBER_AFTER_RE.lastIndex + 2))
+  ) {
     return true;
   }
   const before = previousWord(text, start);

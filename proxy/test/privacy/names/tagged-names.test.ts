@@ -23,9 +23,9 @@ function span(text: string, value: string, kind: TaggedSpan['kind'], margin: num
   };
 }
 
-function people(text: string, spans: TaggedSpan[], listed: Candidate[] = []): string[] {
+function people(text: string, spans: TaggedSpan[], listed: Candidate[] = [], common: readonly string[] = []): string[] {
   const candidates = [...listed];
-  addTaggedNames(text, spans, candidates);
+  addTaggedNames(text, spans, candidates, (w) => common.includes(w));
   return candidates.filter((c) => c.type === 'PERSON').map((c) => text.slice(c.start, c.end));
 }
 
@@ -61,6 +61,19 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(code, [span(code, 'Thomas', 'PER', 30), span(code, 'Victoria', 'PER', 30)])).to.deep.equal([]);
   });
 
+  it('keeps a sure name before a one- or two-digit score, and drops names beside house numbers', () => {
+    const score = 'Wasim Akram b Croft 6 , Saqlain Mushtaq c Knight b Gough 46 .';
+    expect(people(score, [span(score, 'Croft', 'PER', 30), span(score, 'Gough', 'PER', 30)])).to.deep.equal(['Croft', 'Gough']);
+    // Unsure, the same number may be a house number.
+    expect(people(score, [span(score, 'Croft', 'PER', 12)])).to.deep.equal([]);
+    const street = 'He lives on the north side of Joaquin Suarez 2906.';
+    expect(people(street, [span(street, 'Joaquin Suarez', 'PER', 40)])).to.deep.equal([]);
+    const three = 'The bus station is on Peter Zuidhove 188';
+    expect(people(three, [span(three, 'Peter Zuidhove', 'PER', 40)])).to.deep.equal([]);
+    const before = 'Please return to 6639 Canónigo Valiño 70';
+    expect(people(before, [span(before, 'Canónigo Valiño', 'PER', 40)])).to.deep.equal([]);
+  });
+
   it('lets a sure place or organisation overrule a list match inside it, but not a greeting read as one', () => {
     const bank = 'Banco Santander abrió una oficina.';
     const santander: Candidate = { type: 'PERSON', start: 6, end: 15, rank: RANK_FORMAT };
@@ -90,6 +103,16 @@ describe('privacy: which tagger spans become names', () => {
     const text = 'Sein Vorgänger Richard M. Daley war Bürgermeister.';
     const afterTitle: Candidate = { type: 'PERSON', start: text.indexOf('Daley'), end: text.indexOf('Daley') + 5, rank: RANK_CONTEXT };
     expect(people(text, [span(text, 'Richard M. Daley', 'PER', 30, { opensSentence: false })], [afterTitle])).to.deep.equal(['Richard M. Daley']);
+    // A list match running on past the tagger's name ("Mick Jagger Probleme"); not past one ending on a particle.
+    const runOn = 'Sie hatten wie Mick Jagger Probleme mit ihrem Visum.';
+    const long: Candidate = { type: 'PERSON', start: runOn.indexOf('Mick'), end: runOn.indexOf(' mit'), rank: RANK_FORMAT };
+    expect(people(runOn, [span(runOn, 'Mick Jagger', 'PER', 50, { opensSentence: false })], [long])).to.deep.equal(['Mick Jagger']);
+    const particle = 'Un libro di Julien de Lallande Poydras.';
+    const whole: Candidate = { type: 'PERSON', start: particle.indexOf('Julien'), end: particle.indexOf('.'), rank: RANK_FORMAT };
+    expect(people(particle, [span(particle, 'Julien de', 'PER', 30, { opensSentence: false })], [whole])).to.include('Julien de Lallande Poydras');
+    const elided = 'Il figliuol prodigo di Gabriele D\' Annunzio.';
+    const full: Candidate = { type: 'PERSON', start: elided.indexOf('Gabriele'), end: elided.indexOf('.'), rank: RANK_FORMAT };
+    expect(people(elided, [span(elided, 'Gabriele', 'PER', 30, { opensSentence: false })], [full])).to.include("Gabriele D' Annunzio");
     // A title rule's match inside a longer tagger span, no initial before it, still stands: the overlap rules decide.
     const doctor = 'Yesterday Dr Okonkwo signed.';
     const title: Candidate = { type: 'PERSON', start: doctor.indexOf('Okonkwo'), end: doctor.indexOf('Okonkwo') + 7, rank: RANK_CONTEXT };
@@ -103,5 +126,29 @@ describe('privacy: which tagger spans become names', () => {
     const cue: Candidate = { type: 'PERSON', start: 0, end: 5, rank: RANK_CONTEXT };
     expect(people(text, [span(text, 'Kurse', 'ORG', 1)], [frauen, anna, cue])).to.deep.equal(['Anna', 'Kurse']);
     expect(people(text, [span(text, 'Frauen', 'PER', 30, { opensSentence: false })], [frauen])).to.deep.equal(['Frauen', 'Frauen']);
+    // Right after a capitalised word, a listed surname ends a name the tagger missed.
+    const missed = 'I want to add Tünde Hoffmann as a beneficiary.';
+    const hoffmann: Candidate = { type: 'PERSON', start: missed.indexOf('Hoffmann'), end: missed.indexOf('Hoffmann') + 8, rank: RANK_FORMAT };
+    expect(people(missed, [], [hoffmann])).to.deep.equal(['Hoffmann']);
+    expect(people(text, [], [frauen])).to.deep.equal([]);
+  });
+
+  it('drops a lone list given name that is also a common word, unless greeted or a speaker', () => {
+    const at = (text: string, word: string): Candidate => ({ type: 'PERSON', start: text.indexOf(word), end: text.indexOf(word) + word.length, rank: RANK_FORMAT });
+    const then = 'Het regent. Dan is er nog de druk van de productie.';
+    expect(people(then, [], [at(then, 'Dan')], ['Dan'])).to.deep.equal([]);
+    expect(people(then, [], [at(then, 'Dan')], [])).to.deep.equal(['Dan']);
+    expect(people(then, [span(then, 'Dan', 'PER', 30, { opensSentence: false })], [at(then, 'Dan')], ['Dan'])).to.deep.equal(['Dan', 'Dan']);
+    const greeted = 'NIF-IVA ESB04077141 Hola Rosa,\n Dr. Casanova';
+    expect(people(greeted, [], [at(greeted, 'Rosa')], ['Rosa'])).to.deep.equal(['Rosa']);
+    const speaker = 'Ana: ¿Quién eres?\nElla: Una amiga.';
+    expect(people(speaker, [], [at(speaker, 'Ella')], ['Ella'])).to.deep.equal(['Ella']);
+  });
+
+  it('keeps a list match over two names the tagger split', () => {
+    const text = 'Pourriez-vous demander à Fleur Richard de relire le projet ?';
+    const whole: Candidate = { type: 'PERSON', start: text.indexOf('Fleur'), end: text.indexOf(' de relire'), rank: RANK_FORMAT };
+    const found = people(text, [span(text, 'Fleur', 'PER', 32, { opensSentence: false }), span(text, 'Richard', 'PER', 12, { opensSentence: false })], [whole]);
+    expect(found).to.include('Fleur Richard');
   });
 });
