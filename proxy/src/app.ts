@@ -62,11 +62,15 @@ export function createApp(deps: ProxyDeps): RequestListener {
     if (deps.lifecycle.draining) res.setHeader('connection', 'close');
     const started = performance.now();
     // The line is written once the route is done as well: a JSON answer closes the response inside the route,
-    // before the route has noted the request's tokens and overhead in its access record.
+    // before the route has noted the request's tokens and overhead in its access record. And a turn later: the
+    // usage report the route queued goes to the policy service first (the next request's decision waits for it
+    // there), the log line's write after it.
     let routeDone: Promise<void> = Promise.resolve();
     res.once('close', () => {
       const ms = performance.now() - started;
-      const observe = (): void => observeRequest(deps, req, res, route, ms);
+      const observe = (): void => {
+        setImmediate(observeRequest, deps, req, res, route, ms);
+      };
       void routeDone.then(observe, observe);
     });
     if (route === 'messages' && req.method === 'POST') {

@@ -31,9 +31,9 @@ const unavailable = (): ServiceUnavailableError =>
  * calls fail at once rather than queue.
  *
  * Once the policy service says it takes batches (its initial metadata), the messages of one turn of the event loop
- * leave as one SessionBatch: grpc-js writes a call's messages one at a time, each only after the write before it
- * has completed, so under load every decision and report otherwise paid a write and a wake-up of its own. A batch
- * keeps call order, so the ordering above holds.
+ * after its first leave as one SessionBatch: grpc-js writes a call's messages one at a time, each only after the
+ * write before it has completed, so under load every decision and report otherwise paid a write and a wake-up of
+ * its own. A batch keeps call order, so the ordering above holds.
  */
 export class PolicySession {
   private stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse> | undefined;
@@ -45,6 +45,8 @@ export class PolicySession {
   /** Whether the current stream's server takes batches; messages waiting for this turn's batch. */
   private batching = false;
   private pending: SessionRequest[] = [];
+  /** A message of the current turn has been written; the turn's others wait for its end. */
+  private wroteThisTurn = false;
   /** Runs each time a stream opens, before it takes decisions: the spool's reports go first (setCatchUp). */
   private catchUp: (() => Promise<void>) | undefined;
   /** While set, the current stream's catch-up is running; decisions wait for it. */
@@ -167,18 +169,32 @@ export class PolicySession {
     });
   }
 
+  /**
+   * The first message of a turn is written at once: written while the turn's I/O is being handled, it leaves in
+   * that same turn. Waiting for the end of the turn cost a report a whole turn, which is when the next request
+   * arrives: the report then reached the policy service together with the next decision and was settled in front
+   * of it. The rest of the turn's messages go as one batch when the turn ends (grpc-js hands a stream's messages
+   * to HTTP/2 one at a time, so under load messages written one by one would each wait for a turn).
+   */
   private enqueue(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>, msg: SessionRequest): void {
     if (!this.batching) {
       stream.write(msg);
       return;
     }
+    if (!this.wroteThisTurn) {
+      this.wroteThisTurn = true;
+      setImmediate(() => this.flush(stream));
+      stream.write(msg);
+      return;
+    }
     this.pending.push(msg);
-    if (this.pending.length === 1) setImmediate(() => this.flush(stream));
   }
 
   private flush(stream: grpc.ClientDuplexStream<SessionRequest, SessionResponse>): void {
-    // A stream that broke meanwhile has failed and dropped its messages; what is pending now is a newer stream's.
+    // A stream that broke meanwhile has failed and dropped its messages; what is pending now is a newer stream's,
+    // whose own first message scheduled its own flush.
     if (this.stream !== stream) return;
+    this.wroteThisTurn = false;
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
@@ -191,6 +207,7 @@ export class PolicySession {
     this.stream = stream;
     this.batching = false;
     this.pending = [];
+    this.wroteThisTurn = false;
     this.greeted = false;
     this.drainingNow = false;
     stream.on('metadata', (md: grpc.Metadata) => {
@@ -230,6 +247,7 @@ export class PolicySession {
     if (this.stream !== stream) return;
     this.stream = undefined;
     this.pending = [];
+    this.wroteThisTurn = false;
     this.greeted = false;
     this.drainingNow = false;
     stream.removeAllListeners('data');

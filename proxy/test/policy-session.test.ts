@@ -57,35 +57,40 @@ describe('PolicySession: one ordered stream, batched once the server takes batch
     expect(s.written).to.have.length(2);
   });
 
-  it('sends the messages of one turn as one batch in call order, and matches each answer by id', async () => {
+  it('writes the first message of a turn at once and the rest of the turn as one batch in call order, matching each answer by id', async () => {
     const s = streams[0] as FakeStream;
     s.greet(true);
     const acks = [session.report(report), session.report(report), session.report(report)];
     const decision = session.decide(decideReq).catch((e: unknown) => e);
-    expect(s.written).to.have.length(0); // not before the turn ends
+    expect(s.written.map((m) => [m.id, m.body]), 'the first at once, so it leaves in this turn').to.deep.equal([[1, 'report']]);
     await turn();
-    expect(s.written).to.have.length(1);
-    const batch = s.written[0];
+    expect(s.written).to.have.length(2);
+    const batch = s.written[1];
     expect(batch?.body).to.equal('batch');
-    expect(batch?.batch?.requests.map((m) => [m.id, m.body])).to.deep.equal([[1, 'report'], [2, 'report'], [3, 'report'], [4, 'decide']]);
+    expect(batch?.batch?.requests.map((m) => [m.id, m.body])).to.deep.equal([[2, 'report'], [3, 'report'], [4, 'decide']]);
     for (const id of [3, 1, 2]) s.answer(id);
     expect(await Promise.all(acks)).to.deep.equal([{ recorded: true }, { recorded: true }, { recorded: true }]);
     s.answer(4); // an ack where a decision was expected: a fault, not a hang
     expect(await decision).to.be.instanceOf(Error);
-    // One message in a turn goes as itself.
+    // The next turn's first message goes at once again, as itself; a second one waits for the turn's end.
     void session.report(report).catch(() => undefined);
+    void session.report(report).catch(() => undefined);
+    expect(s.written.map((m) => m.body)).to.deep.equal(['report', 'batch', 'report']);
     await turn();
-    expect(s.written.at(-1)?.body).to.equal('report');
+    expect(s.written.map((m) => [m.id, m.body]).slice(2)).to.deep.equal([[5, 'report'], [6, 'report']]);
   });
 
   it('fails the messages of a batch not yet sent when the stream breaks, and does not send them on the next', async () => {
     const s = streams[0] as FakeStream;
     s.greet(true);
+    const sent = session.report(report).then(() => 'acked', (e: { status?: number }) => e.status);
     const pending = session.report(report).then(() => 'acked', (e: { status?: number }) => e.status);
+    expect(s.written).to.have.length(1);
     s.emit('error', Object.assign(new Error('gone'), { code: 14 }));
     expect(await pending).to.equal(503);
+    expect(await sent, 'sent but not answered: failed closed too (the spool keeps it)').to.equal(503);
     await turn();
-    expect(s.written).to.have.length(0);
+    expect(s.written, 'the batch was not sent on the broken stream').to.have.length(1);
     await new Promise((r) => setTimeout(r, 10));
     const next = streams[1] as FakeStream;
     expect(next, 'reopened').to.not.equal(undefined);
