@@ -26,5 +26,19 @@ export function createLogger(
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, destination ?? stdout());
+}
+
+let standardOutput: DestinationStream | undefined;
+
+/**
+ * Standard output, written synchronously (one for the process). pino's default writes through libuv's thread
+ * pool and flushes what is left when the process exits, and that flush retries a broken pipe forever: with its
+ * reader gone (a supervisor or log shipper that died), a process that logged twice before `process.exit` never
+ * ended, whatever signal came next but SIGKILL. A synchronous write has nothing left to flush, and on a broken
+ * pipe pino stops writing instead.
+ */
+function stdout(): DestinationStream {
+  standardOutput ??= pino.destination({ dest: 1, sync: true });
+  return standardOutput;
 }
