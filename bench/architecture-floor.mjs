@@ -106,6 +106,15 @@ async function main() {
 try {
   await main();
 } finally {
-  for (const c of children.reverse()) c.kill('SIGTERM');
+  // Each child ends before its Redis and data directory go; one that does not within 10 s is killed.
+  await Promise.all(children.reverse().map((c) => new Promise((done) => {
+    if (c.exitCode !== null || c.signalCode !== null) return done();
+    const kill = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    c.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    c.kill('SIGTERM');
+  })));
   while (cleanups.length > 0) await Promise.resolve(cleanups.pop()()).catch(() => undefined);
 }
