@@ -12,7 +12,7 @@ import { notAPersonHere } from '@gateway/proxy/privacy/recognizers/person';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, PRODUCT_NAMES, STOP_WORDS } from '@gateway/proxy/privacy/recognizers/person-words';
 import type { Candidate } from '@gateway/proxy/privacy/recognizer';
 import { readManifest } from './manifest.js';
-import { tagSpans, type Span } from './score-names.js';
+import { sentenceText, tagSpans, type Span } from './score-names.js';
 import { loadSplits } from './train-names.js';
 
 // node names-model/dist/src/losses-main.js --load=<model> [--examples=<n>] [--lang=<xx>]
@@ -74,16 +74,7 @@ for (const source of manifest.sources) {
     const dev = loadSplits(manifest.seed, [one], dirs).dev;
     const step = Math.max(1, Math.ceil(dev.length / CAP));
     for (const s of dev.filter((_, i) => i % step === 0)) {
-      let text = '';
-      const starts: number[] = [];
-      const ends: number[] = [];
-      for (const w of s.words) {
-        if (text !== '') text += ' ';
-        starts.push(text.length);
-        text += w;
-        ends.push(text.length);
-      }
-      const chars = (spans: Span[]): Span[] => spans.map((x) => ({ start: starts[x.start] as number, end: ends[x.end - 1] as number }));
+      const { text, chars } = sentenceText(s.words);
       const mark = (x: Span): string => `${source.id}: ${text.slice(Math.max(0, x.start - 40), x.start)}[${text.slice(x.start, x.end)}]${text.slice(x.end, x.end + 30)}`;
       const gold = chars(tagSpans(s.tags, 0));
       const first = new Uint8Array(s.words.length);

@@ -56,6 +56,20 @@ export function f1(s: NameScore): number {
   return p + r === 0 ? 0 : (2 * p * r) / (p + r);
 }
 
+/** A sentence's words joined by single spaces, and its word spans as character spans of that text. */
+export function sentenceText(words: readonly string[]): { text: string; chars: (spans: readonly Span[]) => Span[] } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let text = '';
+  for (const w of words) {
+    if (text !== '') text += ' ';
+    starts.push(text.length);
+    text += w;
+    ends.push(text.length);
+  }
+  return { text, chars: (spans) => spans.map((x) => ({ start: starts[x.start] as number, end: ends[x.end - 1] as number })) };
+}
+
 /** Spans of one kind in BIO tags over token indexes (end exclusive). */
 export function tagSpans(tags: Uint8Array, kindIndex: number): Span[] {
   const out: Span[] = [];

@@ -9,7 +9,7 @@ import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
 import { readManifest } from './manifest.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';
-import { addScore, emptyScore, f1, mergeScores, precision, recall, tagSpans, type NameScore, type Span } from './score-names.js';
+import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
 import { buildLexicon, loadSplits, scoreTagger } from './train-names.js';
 
 // node names-model/dist/src/tune-main.js [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
@@ -66,16 +66,7 @@ function trainOnly(epochs: number): NameModel {
 function detectorScore(sentences: readonly LabelledSentence[], errors?: string[]): NameScore {
   const score = emptyScore();
   for (const s of sentences) {
-    let text = '';
-    const starts: number[] = [];
-    const ends: number[] = [];
-    for (const w of s.words) {
-      if (text !== '') text += ' ';
-      starts.push(text.length);
-      text += w;
-      ends.push(text.length);
-    }
-    const chars = (spans: Span[]): Span[] => spans.map((x) => ({ start: starts[x.start] as number, end: ends[x.end - 1] as number }));
+    const { text, chars } = sentenceText(s.words);
     const gold = chars(tagSpans(s.tags, 0));
     const found = detect(text).filter((f) => f.type === 'PERSON');
     addScore(score, gold, chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]), found);

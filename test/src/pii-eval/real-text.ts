@@ -12,6 +12,7 @@ import {
   precision,
   readManifest,
   recall,
+  sentenceText,
   tagSpans,
   type CorpusSource,
   type HeldOutSet,
@@ -24,31 +25,13 @@ import {
 const MANIFEST = fileURLToPath(new URL('../../../../names-model/manifest.json', import.meta.url));
 const COMMITTED_CORPORA = fileURLToPath(new URL('../../../../names-model/corpora', import.meta.url));
 
-/** Sentence → text (words joined by spaces) and each word's offsets. */
-function textOf(words: readonly string[]): { text: string; starts: number[]; ends: number[] } {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let text = '';
-  for (const w of words) {
-    if (text !== '') text += ' ';
-    starts.push(text.length);
-    text += w;
-    ends.push(text.length);
-  }
-  return { text, starts, ends };
-}
-
-function charSpans(spans: readonly Span[], starts: number[], ends: number[]): Span[] {
-  return spans.map((s) => ({ start: starts[s.start] as number, end: ends[s.end - 1] as number }));
-}
-
 /** Scores the detector on `sentences`; pushes each error in context when `errors` is given. */
 export function scoreDetector(sentences: readonly LabelledSentence[], errors?: string[]): NameScore {
   const score = emptyScore();
   for (const s of sentences) {
-    const { text, starts, ends } = textOf(s.words);
-    const gold = charSpans(tagSpans(s.tags, 0), starts, ends);
-    const places = charSpans([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)], starts, ends);
+    const { text, chars } = sentenceText(s.words);
+    const gold = chars(tagSpans(s.tags, 0));
+    const places = chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]);
     const found = detect(text).filter((f) => f.type === 'PERSON');
     addScore(score, gold, places, found);
     if (errors === undefined) continue;
