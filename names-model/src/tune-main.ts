@@ -10,9 +10,10 @@ import { readManifest } from './manifest.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
-import { buildLexicon, loadSplits, scoreTagger } from './train-names.js';
+import { devDocuments, scoreDocuments } from './document-eval.js';
+import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
-// node names-model/dist/src/tune-main.js [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// node names-model/dist/src/tune-main.js [--without=<source id>,…] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
 // The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
 // part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
 // source's dev part per language. What the detector's rules and the training choices were tuned with.
@@ -45,11 +46,14 @@ function devSets(): DevSet[] {
 }
 
 function trainOnly(epochs: number): NameModel {
-  const splits = loadSplits(manifest.seed, manifest.sources, dirs);
+  // Dev is scored on every source; --without leaves sources out of training only.
+  const without = arg('without')?.split(',') ?? [];
+  const splits = loadSplits(manifest.seed, chosenSources(manifest, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
   const lexicon = buildLexicon(splits.train);
+  const buckets = Number(arg('buckets') ?? manifest.buckets);
   const random = seededRandom(manifest.seed);
-  const perceptron = new AveragedPerceptron(Number(arg('buckets') ?? manifest.buckets), lexicon);
+  const perceptron = new AveragedPerceptron(buckets, lexicon);
   let model: NameModel | undefined;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = Date.now();
@@ -100,4 +104,8 @@ for (const set of devSets()) {
   byLang.set(set.language, { tagger: mergeScores(t.tagger, tagger), detector: mergeScores(t.detector, detector) });
 }
 for (const [lang, t] of byLang) log(`${lang} all${' '.repeat(16)}tagger ${fmt(t.tagger)}  detector ${fmt(t.detector)}`);
+// Articles (dev files that keep their breaks): each sentence alone, and the article as one text.
+for (const [lang, docs] of devDocuments(manifest.sources, dirs)) {
+  log(`${lang} articles (${docs.length}) sentence by sentence ${fmt(scoreDocuments(docs, false))}  whole article ${fmt(scoreDocuments(docs, true))}`);
+}
 if (errors.length > 0) writeFileSync(arg('errors-file') ?? '/dev/stdout', `${errors.join('\n')}\n`);

@@ -11,6 +11,7 @@ import {
   SURNAME_SET,
   TITLES,
 } from '../recognizers/person-words.js';
+import { addLaterMentions } from './later-mentions.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -139,6 +140,7 @@ export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], cand
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
+  addLaterMentions(text, candidates, tagged, others, commonWord);
 }
 
 const WORD_RE = /\S+/g;

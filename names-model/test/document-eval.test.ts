@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { readDocuments, scoreDocuments } from '../src/document-eval.js';
+import type { CorpusSource } from '../src/index.js';
+import { precision, recall } from '../src/score-names.js';
+
+const conll: CorpusSource = { id: 't', name: 't', licence: 't', licenceClass: 'permissive', format: 'conll-indexed', files: [] };
+const rows = (sentence: string): string =>
+  sentence
+    .split(' ')
+    .map((w, i) => {
+      const [word, tag] = w.split('/');
+      return `${i}\t${word}\t${tag ?? 'O'}`;
+    })
+    .join('\n');
+
+describe('names-model: scoring whole articles', () => {
+  const file = [
+    '0\t-DOCSTART-\tO',
+    rows('Schuldezernent Werner/B-PER Emde/I-PER widersprach .'),
+    rows('Männer wirft Emde/B-PER vor , er wolle das Modell .'),
+    '0\t-DOCSTART-\tO',
+    rows('Ngozi/B-PER Okonkwo/I-PER joined the board in May .'),
+    rows('According to Okonkwo/B-PER , the deal is done .'),
+  ].join('\n\n');
+
+  it('reads a file\'s articles at its -DOCSTART- lines, and none from a file without them', () => {
+    const docs = readDocuments(conll, file);
+    expect(docs.map((d) => d.map((s) => s.words.length))).to.deep.equal([[5, 10], [8, 9]]);
+    expect(readDocuments(conll, rows('Anna/B-PER lacht .'))).to.deep.equal([]);
+  });
+
+  it('finds the surname alone only when the article is read as one text', () => {
+    const docs = readDocuments(conll, file);
+    const alone = scoreDocuments(docs, false);
+    const whole = scoreDocuments(docs, true);
+    expect(precision(whole)).to.equal(1);
+    expect(recall(whole)).to.equal(1);
+    expect(recall(alone)).to.be.below(recall(whole));
+  });
+});

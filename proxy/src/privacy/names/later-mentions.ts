@@ -1,0 +1,168 @@
+import { RANK_FORMAT, type Candidate } from '../recognizer.js';
+import { STOP_WORDS, TITLES } from '../recognizers/person-words.js';
+
+// A text that names someone in full ("Werner Emde", "Olaf Scholz") goes on to call them by surname alone ("wirft
+// Emde vor", "Scholz said"), often where nothing else marks a name: in German every noun is capitalised too, and
+// a lone word needs a clear margin from the tagger. So a full name's last word, found alone elsewhere in the same
+// text, is that person again.
+
+/** A surname worth looking for: capitalised letters (an inner apostrophe or hyphen allowed), three or more. */
+const SURNAME_RE = /^\p{Lu}[\p{Ll}'’-]*\p{Ll}$/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}_]/u;
+/** Code around a word: a member, path, call or markup ("user.Emde", "Emde(", "<Emde"). */
+const CODE_BEFORE = /[./\\@#$<>=`{[|~*+^]/;
+const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_])/u;
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
+/**
+ * Articles and determiners: a capitalised word after one is a noun ("die Fischer", "het Visser", "the Baker"),
+ * or a family or a work, not the person alone.
+ */
+const DETERMINERS: ReadonlySet<string> = new Set(
+  `the a an this that these those der die das den dem des ein eine einen einem einer eines kein keine dieser diese
+  dieses diesen jeder jede jedes de het een deze dit die le la les l un une des du ce cette ces el los las una unos
+  unas lo il gli i uno ta ten te to`.split(/\s+/),
+);
+const WORD_BEFORE = /([\p{L}]+)[ \t]+$/u;
+/** An initial ("J.") or a number, or a capitalised word (group 1; not one ending a sentence), then a space. */
+const CAPITALISED_OR_NUMBER_BEFORE = /(?:\p{Lu}\.|(\p{Lu}[\p{L}'’-]*)|[\p{N}][\p{L}\p{N}.-]*)[ \t]+$/u;
+
+/**
+ * The surnames of the full names among `candidates` (PERSON, two words or more), each at most once. Left out: a
+ * surname that is also an ordinary word ("Brown", "Baker": `commonWord`, whether the model's lexicon writes it in
+ * lower case), a name opening on one ("Supplier London": more likely a misread than a person), and a word the
+ * tagger is sure is a place or organisation elsewhere in the text (`places`): one misread person must not turn
+ * every "London" into one. (Where the tagger is unsure, a lone surname read as a place is the misreading this
+ * rule mends.)
+ */
+function surnamesOf(text: string, candidates: readonly Candidate[], places: ReadonlySet<string>, commonWord: (word: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (const c of candidates) {
+    if (c.type !== 'PERSON') continue;
+    const words = text.slice(c.start, c.end).split(/\s+/);
+    if (words.length < 2 || commonWord(words[0] as string)) continue;
+    const last = words[words.length - 1] as string;
+    if (last.length < 3 || !SURNAME_RE.test(last) || STOP_WORDS.has(last) || TITLE_SET.has(last) || commonWord(last) || places.has(last)) continue;
+    out.add(last);
+  }
+  return out;
+}
+
+/** The one-word places and organisations the tagger is sure of ("London"). */
+function oneWordPlaces(text: string, vetoes: readonly Span[]): Set<string> {
+  const out = new Set<string>();
+  for (const v of vetoes) {
+    const value = text.slice(v.start, v.end);
+    if (!/\s/.test(value)) out.add(value);
+  }
+  return out;
+}
+
+const MAX_ENDING = 4;
+const PLAIN = new Set(['', 's']);
+const MASCULINE_ADJECTIVAL = new Set(['i', 'iego', 'iemu', 'im', 'ich', 'is']);
+const FEMININE_ADJECTIVAL = new Set(['a', 'iej', 'ą']);
+const CONSONANT_STEM = new Set(['', 's', 'a', 'u', 'owi', 'em', 'iem', 'ie', 'om', 'ów']);
+const ADJECTIVAL_RE = /(?:sk|ck|dzk)[ia]$/;
+const CONSONANT_END_RE = /[bcdfghjklłmnprstwzż]$/;
+
+/**
+ * How a surname is written in other grammatical cases: the part that stays, and the endings after it. The
+ * genitive "s" of German and Dutch ("Emdes"); Polish declension ("Kowalczyka", "Kowalczykiem"; "Wiśniewskiego",
+ * "Wiśniewskim"; "Kowalskiej").
+ */
+function inflections(surname: string): { stem: string; endings: ReadonlySet<string> } {
+  if (ADJECTIVAL_RE.test(surname)) {
+    return { stem: surname.slice(0, -1), endings: surname.endsWith('i') ? MASCULINE_ADJECTIVAL : FEMININE_ADJECTIVAL };
+  }
+  return { stem: surname, endings: CONSONANT_END_RE.test(surname) ? CONSONANT_STEM : PLAIN };
+}
+
+/** Spans sorted by start, for overlap queries; none longer than a name can be (longer ones are kept aside). */
+class SpanIndex {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly long: Span[] = [];
+
+  constructor(spans: Iterable<Span>) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start);
+    for (const s of sorted) {
+      if (s.end - s.start > LONGEST_SPAN) this.long.push(s);
+      else {
+        this.starts.push(s.start);
+        this.ends.push(s.end);
+      }
+    }
+  }
+
+  overlaps(start: number, end: number): boolean {
+    for (const s of this.long) if (s.start < end && start < s.end) return true;
+    // The last span starting before `end`, then back while one could still reach `start`.
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.starts[mid] as number) < end) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    for (; k >= 0 && (this.starts[k] as number) > start - LONGEST_SPAN; k--) if ((this.ends[k] as number) > start) return true;
+    return false;
+  }
+}
+
+const LONGEST_SPAN = 200;
+
+/**
+ * Adds a PERSON candidate for each lone mention of a full name's surname elsewhere in `text`, in any of its cases
+ * ("Emdes Haltung", "z Kowalczykiem"), unless it lies in another candidate or one of `vetoes` (places and
+ * organisations the tagger is sure of: "Jones Medical"), follows an article ("die Fischer"), or touches code.
+ * `named`: every span the tagger read as a name of any kind, in text order.
+ */
+export function addLaterMentions(
+  text: string,
+  candidates: Candidate[],
+  named: readonly Span[],
+  vetoes: readonly Span[],
+  commonWord: (word: string) => boolean,
+): void {
+  const surnames = surnamesOf(text, candidates, oneWordPlaces(text, vetoes), commonWord);
+  if (surnames.size === 0) return;
+  const occupied = new SpanIndex([...candidates, ...vetoes]);
+  const namedIndex = new SpanIndex(named);
+  const found: Candidate[] = [];
+  const foundAt = new Set<number>();
+  for (const surname of surnames) {
+    const { stem, endings } = inflections(surname);
+    for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + stem.length)) {
+      let end = at + stem.length;
+      while (end < text.length && end - at - stem.length <= MAX_ENDING && LETTER_OR_DIGIT.test(text.charAt(end))) end += 1;
+      if (!endings.has(text.slice(at + stem.length, end))) continue;
+      const before = text.charAt(at - 1);
+      if ((at > 0 && (LETTER_OR_DIGIT.test(before) || CODE_BEFORE.test(before))) || LETTER_OR_DIGIT.test(text.charAt(end))) continue;
+      if (CODE_AFTER.test(text.slice(end, end + 2))) continue;
+      // A compound ("Schamir-Regierung", "pre-Castro") is not the person.
+      if (before === '-' || text.charAt(end) === '-') continue;
+      const previous = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
+      if (previous !== undefined && DETERMINERS.has(previous.toLowerCase())) continue;
+      // After a number, an initial, or a capitalised word the tagger read as part of a name, it is part of
+      // another name: "BSC 47 Kelsterbach", "J. Emde", "Saqlain Mushtaq", "TTC Iphitos München". After one it
+      // did not ("Haltung Emdes", "Auch Emde"), it is the person.
+      const ahead = CAPITALISED_OR_NUMBER_BEFORE.exec(text.slice(Math.max(0, at - 40), at));
+      if (ahead !== null) {
+        const from = at - ahead[0].length;
+        if (ahead[1] === undefined || namedIndex.overlaps(from, from + ahead[1].length)) continue;
+      }
+      if (foundAt.has(at) || occupied.overlaps(at, end)) continue;
+      foundAt.add(at);
+      found.push({ type: 'PERSON', start: at, end, rank: RANK_FORMAT });
+    }
+  }
+  candidates.push(...found);
+}
