@@ -23,8 +23,11 @@ export interface CorpusSource {
   readonly licence: string;
   /** permissive: may train a commercially shipped model; research: research or non-commercial use only. */
   readonly licenceClass: 'permissive' | 'research';
-  /** conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between; bio-space: word and tag. */
-  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space';
+  /**
+   * conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between;
+   * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name.
+   */
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
@@ -36,6 +39,8 @@ export interface DataManifest {
   readonly seed: number;
   readonly buckets: number;
   readonly maxEpochs: number;
+  /** Models trained on train + dev with successive shuffle seeds and averaged into the shipped one (default 1). */
+  readonly members?: number;
   readonly sources: readonly CorpusSource[];
   readonly model: {
     /** Relative to the repository root. */

@@ -89,22 +89,31 @@ export class AveragedPerceptron implements TagScorer {
     return errors;
   }
 
-  /** The averaged weights, quantised to 16 bits: what the proxy ships. */
-  averagedModel(info: Record<string, unknown>): NameModel {
+  /** The averaged weights, in the trainer's units. */
+  averagedWeights(): Float32Array {
     const n = this.weights.length;
     const avg = new Float32Array(n);
-    let max = 0;
     for (let i = 0; i < n; i++) {
       const total = (this.totals[i] as number) + (this.step - (this.stamps[i] as number)) * (this.weights[i] as number);
-      const v = total / Math.max(1, this.step);
-      avg[i] = v;
-      if (Math.abs(v) > max) max = Math.abs(v);
+      avg[i] = total / Math.max(1, this.step);
     }
-    const scale = max === 0 ? 1 : max / 32767;
-    const weights = new Int16Array(n);
-    for (let i = 0; i < n; i++) weights[i] = Math.round((avg[i] as number) / scale);
-    return { buckets: this.buckets, scale, weights, lexicon: this.lexicon, info };
+    return avg;
   }
+
+  /** The averaged weights, quantised to 16 bits: what the proxy ships. */
+  averagedModel(info: Record<string, unknown>): NameModel {
+    return quantisedModel(this.buckets, this.averagedWeights(), this.lexicon, info);
+  }
+}
+
+/** Weights quantised to int16, the largest to ±32767. */
+export function quantisedModel(buckets: number, weights: Float32Array, lexicon: Uint32Array, info: Record<string, unknown>): NameModel {
+  let max = 0;
+  for (let i = 0; i < weights.length; i++) if (Math.abs(weights[i] as number) > max) max = Math.abs(weights[i] as number);
+  const scale = max === 0 ? 1 : max / 32767;
+  const out = new Int16Array(weights.length);
+  for (let i = 0; i < weights.length; i++) out[i] = Math.round((weights[i] as number) / scale);
+  return { buckets, scale, weights: out, lexicon, info };
 }
 
 /** mulberry32: a small seeded generator, so every shuffle is the same run after run. */

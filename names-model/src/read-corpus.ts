@@ -27,7 +27,7 @@ function tagIndex(raw: string): number {
   return TAG_INDEX.get(`${m[1]}-${m[2]}`) ?? 0;
 }
 
-/** IOB1 (I- opening a span, as Europeana's French file writes) to the IOB2 the tagger uses. */
+/** IOB1 (I- opening a span, as Europeana's French file writes, and io-tsv) to the IOB2 the tagger uses. */
 function toIob2(tags: Uint8Array): void {
   let prev = 0;
   for (let i = 0; i < tags.length; i++) {
@@ -78,6 +78,12 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       const cols = line.split('\t');
       word = cols[1] ?? '';
       tag = cols[cols.length - 1] ?? 'O';
+    } else if (source.format === 'io-tsv') {
+      // A bare type: written as I-, which toIob2 turns into B- where a name opens.
+      const cols = line.split('\t');
+      word = cols[0] ?? '';
+      const type = (cols[1] ?? 'O').trim();
+      tag = type === 'O' || type === '' ? 'O' : `I-${type}`;
     } else if (source.format === 'germeval-tsv') {
       const cols = line.split('\t');
       word = cols[1] ?? '';

@@ -26,6 +26,16 @@ describe('names-model: the training pipeline on the fixture', function () {
     expect(second.bytes.equals(first.bytes)).to.equal(true);
   });
 
+  it('averages members trained on other shuffles into one table of the same size, the same bytes run after run', () => {
+    const one = trainNames({ manifest, corporaDirs: corpora });
+    const three = trainNames({ manifest: { ...manifest, members: 3 }, corporaDirs: corpora });
+    expect(three.model.weights.length).to.equal(one.model.weights.length);
+    expect(three.sha256).not.to.equal(one.sha256);
+    expect(trainNames({ manifest: { ...manifest, members: 3 }, corporaDirs: corpora }).sha256).to.equal(three.sha256);
+    const heldOut = three.splits.heldout.flatMap((h) => h.sentences);
+    expect(f1(scoreTagger(quantisedScorer(three.model), heldOut))).to.be.at.least(0.9);
+  });
+
   it('retrains without a source when switched off, and refuses an unknown one', () => {
     expect(chosenSources(manifest, ['fixture-more']).map((s) => s.id)).to.deep.equal(['fixture']);
     const result = trainNames({ manifest, corporaDirs: corpora, without: ['fixture-more'] });

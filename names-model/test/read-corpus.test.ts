@@ -34,6 +34,13 @@ describe('names-model: reading corpora', () => {
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'O', 'O', 'B-PER', 'I-PER', 'O', 'O']);
   });
 
+  it('reads bare types (KIND): a run of one type is one name, a change of type or an O ends it', () => {
+    const s = parseCorpus(source('io-tsv'), 'Carissima\tO\nTania\tPER\nSchucht\tPER\nda\tO\nRoma\tLOC\nFiat\tORG\n\nGramsci\tPER\n');
+    expect(s.map((x) => x.words)).to.deep.equal([['Carissima', 'Tania', 'Schucht', 'da', 'Roma', 'Fiat'], ['Gramsci']]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'O', 'B-LOC', 'B-ORG']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['B-PER']);
+  });
+
   it('repairs Latin-1 text that was read as Windows-1251 upstream', () => {
     const [s] = parseCorpus(source('conll-indexed', 'latin1-read-as-cp1251'), '0\tErzдhlung\tO\n1\tlдЯt\tO\n');
     expect(s!.words).to.deep.equal(['Erzählung', 'läßt']);

@@ -6,17 +6,17 @@ import { STOP_WORDS, TITLES } from '../recognizers/person-words.js';
 // a lone word needs a clear margin from the tagger. So a full name's last word, found alone elsewhere in the same
 // text, is that person again.
 
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A surname worth looking for: capitalised letters (an inner apostrophe or hyphen allowed), three or more. */
 const SURNAME_RE = /^\p{Lu}[\p{Ll}'’-]*\p{Ll}$/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}_]/u;
 /** Code around a word: a member, path, call or markup ("user.Emde", "Emde(", "<Emde"). */
 const CODE_BEFORE = /[./\\@#$<>=`{[|~*+^]/;
 const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_])/u;
-interface Span {
-  readonly start: number;
-  readonly end: number;
-}
-
 const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 /**
  * Articles and determiners: a capitalised word after one is a noun ("die Fischer", "het Visser", "the Baker"),
@@ -24,8 +24,8 @@ const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/
  */
 const DETERMINERS: ReadonlySet<string> = new Set(
   `the a an this that these those der die das den dem des ein eine einen einem einer eines kein keine dieser diese
-  dieses diesen jeder jede jedes de het een deze dit die le la les l un une des du ce cette ces el los las una unos
-  unas lo il gli i uno ta ten te to`.split(/\s+/),
+  dieses diesen jeder jede jedes de het een deze dit le la les l un une du ce cette ces el los las una unos unas lo
+  il gli uno ten ta`.split(/\s+/),
 );
 const WORD_BEFORE = /([\p{L}]+)[ \t]+$/u;
 /** An initial ("J.") or a number, or a capitalised word (group 1; not one ending a sentence), then a space. */
@@ -82,7 +82,10 @@ function inflections(surname: string): { stem: string; endings: ReadonlySet<stri
   return { stem: surname, endings: CONSONANT_END_RE.test(surname) ? CONSONANT_STEM : PLAIN };
 }
 
-/** Spans sorted by start, for overlap queries; none longer than a name can be (longer ones are kept aside). */
+/** Longer candidates than this (a long address, say) are few: an index keeps them aside and checks each. */
+const LONGEST_SPAN = 200;
+
+/** Spans sorted by start, for overlap queries. */
 class SpanIndex {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
@@ -116,8 +119,6 @@ class SpanIndex {
     return false;
   }
 }
-
-const LONGEST_SPAN = 200;
 
 /**
  * Adds a PERSON candidate for each lone mention of a full name's surname elsewhere in `text`, in any of its cases

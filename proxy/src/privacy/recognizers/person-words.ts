@@ -77,6 +77,20 @@ export const TITLES = [
   'Dott', 'Dott.ssa', 'Pan', 'Pani', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];
 
+/**
+ * Offices a title addresses without a name ("Mr President", "Signor Presidente", "Herr Bundeskanzler", "Pani
+ * Premier"): after a title, one of these is no name. Not the ones that are common surnames too ("Frau Richter").
+ */
+export const OFFICES: ReadonlySet<string> = new Set(`
+President Presidente Presidenta Präsident Präsidentin Président Présidente Prezydent Prezydencie Voorzitter
+Chairman Chairwoman Chair Speaker Minister Ministerin Ministre Ministro Ministra Ministrze Premier Prime Primo
+Primer Chancellor Kanzlerin Bundeskanzler Bundeskanzlerin Mayor Bürgermeister Bürgermeisterin Maire
+Sindaco Sindaca Alcalde Alcaldesa Burgemeester Burmistrz Marszałek Ambassador Botschafter Ambassadeur Ambasciatore
+Embajador Ambasador Secretary Senator Senatore Senador Senatorze Deputy Governor Gouverneur Governatore Gobernador
+Professor Professore Profesor Profesorze Doktor Dottore Doctor Docteur Direktor Director Directeur Direttore
+Judge Juge Giudice Juez Sędzia Rechter Colleague Kollege Kollegin Collega Kolego Kollega Onorevole
+`.split(/\s+/).filter((w) => w !== ''));
+
 /** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
 export const GREETINGS = [
   'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Bonjour',

@@ -23,6 +23,15 @@ describe('privacy/recognizers/person', () => {
     for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
   });
 
+  it('takes an office after a title for no name, and the name after the office for one', () => {
+    expect(find('Signor Presidente, onorevoli colleghi, il Governo.')).to.deep.equal([]);
+    expect(find('Signor Primo Ministro, nell’auspicio che Grecia e Italia…')).to.deep.equal([]);
+    expect(find('Herr Bundeskanzler, meine Damen und Herren.')).to.deep.equal([]);
+    expect(find('Mr President, I yield. Pani Premier, dziękuję.')).to.deep.equal([]);
+    expect(find('Herr Professor Schmidt kam. Signor Presidente Mattarella parlò.')).to.deep.equal(['Schmidt', 'Mattarella']);
+    expect(find('Frau Richter und Herr Kanzler kamen.')).to.deep.equal(['Richter', 'Kanzler']);
+  });
+
   it('finds a given name in a greeting and the writer after a sign-off', () => {
     expect(find('Hi Siobhan,\nthe draft is attached.')).to.deep.equal(['Siobhan']);
     expect(find('Liebe Grüße\nJürgen')).to.deep.equal(['Jürgen']);
