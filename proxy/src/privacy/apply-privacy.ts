@@ -1,5 +1,5 @@
 import { collectTextSlots, type TextSlot } from './body-texts.js';
-import { detect } from './detect.js';
+import { detectAll } from './detect.js';
 import type { Finding, PiiType } from './pii-types.js';
 import { createTokenRestorer } from './token-restorer.js';
 import type { TokenRestorer } from './token-restorer.js';
@@ -33,7 +33,7 @@ function replaceFindings(text: string, findings: readonly Finding[], replacement
 export function applyPrivacy(body: Record<string, unknown>, mode: PrivacyMode): PrivacyResult {
   if (mode === 'off') return { body, counts: {}, restorer: null };
   const slots = collectTextSlots(body);
-  return applyFindings(body, mode, slots, slots.map((slot) => detect(slot.text)));
+  return applyFindings(body, mode, slots, detectAll(slots.map((slot) => slot.text)));
 }
 
 /** Finds personal data in many texts: in this thread, or (for large requests) in a worker pool. */

@@ -1,6 +1,7 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord } from './names/name-detector.js';
+import { mentionsSurname } from './names/later-mentions.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
@@ -14,8 +15,16 @@ import { resolveOverlaps } from './resolve-overlaps.js';
  */
 const SPACE_LIKE_RE = /[\u00a0\u2007\u2009\u202f]/g;
 
-/** All PII in `text`: sorted by start, non-overlapping; values as written. Never logs what it finds. */
-export function detect(original: string): Finding[] {
+/**
+ * All PII in `text`: sorted by start, non-overlapping; values as written. Never logs what it finds.
+ * `knownSurnames`: surnames of people other texts of the same request name in full, found here alone too.
+ */
+export function detect(original: string, knownSurnames?: ReadonlySet<string>): Finding[] {
+  return scan(original, knownSurnames).findings;
+}
+
+/** detect's findings, and the surnames of the people the text names in full (to look for in other texts). */
+function scan(original: string, knownSurnames?: ReadonlySet<string>): { findings: Finding[]; surnames: ReadonlySet<string> } {
   const text = original.replace(SPACE_LIKE_RE, ' ');
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);
@@ -31,14 +40,31 @@ export function detect(original: string): Finding[] {
   }
   // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
   // name that is a common word ("Dan", "Elke").
-  addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord);
-  if (candidates.length === 0) return [];
+  const surnames = addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord, knownSurnames);
+  if (candidates.length === 0) return { findings: [], surnames };
   namesBeforeContacts(text, candidates.slice(), candidates);
   const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
-  return resolveOverlaps(kept).map((s) => ({
+  const findings = resolveOverlaps(kept).map((s) => ({
     type: s.type,
     start: s.start,
     end: s.end,
     value: original.slice(s.start, s.end),
   }));
+  return { findings, surnames };
+}
+
+/**
+ * Every text of one request (its messages, system prompt, tool results): each as `detect` finds it, and then a
+ * surname a text names in full found alone in the others too ("Please reply to Werner Emde." … "Emde says the
+ * invoice is late."). Only the texts that hold such a surname are read again.
+ */
+export function detectAll(texts: readonly string[]): Finding[][] {
+  const first = texts.map((t) => scan(t));
+  if (texts.length < 2) return first.map((r) => r.findings);
+  const all = new Set(first.flatMap((r) => [...r.surnames]));
+  return texts.map((t, i) => {
+    const own = first[i] as { findings: Finding[]; surnames: ReadonlySet<string> };
+    for (const s of all) if (!own.surnames.has(s) && mentionsSurname(t, s)) return detect(t, all);
+    return own.findings;
+  });
 }

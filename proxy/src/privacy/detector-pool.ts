@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { detect } from './detect.js';
+import { detectAll } from './detect.js';
 import type { NameModel } from './names/name-model.js';
 import type { Finding } from './pii-types.js';
 
@@ -35,9 +35,9 @@ export class DetectorPool {
   readonly detectMany = (texts: string[]): Promise<Finding[][]> => {
     let total = 0;
     for (const t of texts) total += t.length;
-    if (total < INLINE_CHARS) return Promise.resolve(texts.map((t) => detect(t)));
+    if (total < INLINE_CHARS) return Promise.resolve(detectAll(texts));
     // No thread at the moment (one is being replaced): scan in place rather than wait.
-    if (this.workers.length === 0) return Promise.resolve(texts.map((t) => detect(t)));
+    if (this.workers.length === 0) return Promise.resolve(detectAll(texts));
     const id = (this.seq += 1);
     const worker = this.workers[this.next % this.workers.length] as Worker;
     this.next += 1;

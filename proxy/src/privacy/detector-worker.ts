@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { detect } from './detect.js';
+import { detectAll } from './detect.js';
 import { loadNameModel } from './names/load-name-model.js';
 import type { NameModel } from './names/name-model.js';
 import { useNameModel } from './names/name-detector.js';
@@ -11,5 +11,5 @@ useNameModel(shared ?? loadNameModel());
 
 /** A detector thread: texts in, findings out. Runs only the pure detector; nothing here logs a value. */
 parentPort?.on('message', (msg: { id: number; texts: string[] }) => {
-  parentPort?.postMessage({ id: msg.id, findings: msg.texts.map((t) => detect(t)) });
+  parentPort?.postMessage({ id: msg.id, findings: detectAll(msg.texts) });
 });

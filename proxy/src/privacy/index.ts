@@ -1,7 +1,7 @@
 // Public surface of the privacy module: PII detection and the privacy modes of CONTRACT.md.
 export type { CorePiiType, ExtraPiiType, Finding, PiiType } from './pii-types.js';
 export { CORE_PII_TYPES, PII_TYPES } from './pii-types.js';
-export { detect } from './detect.js';
+export { detect, detectAll } from './detect.js';
 export type { DetectMany, PrivacyMode, PrivacyResult } from './apply-privacy.js';
 export { applyPrivacy, applyPrivacyWith, privacyTextLength } from './apply-privacy.js';
 export { DetectorPool } from './detector-pool.js';

@@ -95,6 +95,21 @@ describe('privacy/apply-privacy', () => {
     expect(result.counts).to.deep.equal({});
   });
 
+  it('redact: a surname one message names in full is redacted alone in the others too', () => {
+    const body = {
+      system: 'You are a helpful assistant.',
+      messages: [
+        { role: 'user', content: 'Please draft a reply to Werner Emde about the invoice.' },
+        { role: 'assistant', content: 'Sure. What should it say?' },
+        { role: 'user', content: [{ type: 'text', text: 'Emde says the invoice is late. I told Emde we paid on Monday.' }] },
+      ],
+    };
+    const out = applyPrivacy(body, 'redact').body as typeof body;
+    expect(out.messages[0]?.content).to.equal('Please draft a reply to [REDACTED_PERSON] about the invoice.');
+    expect(out.messages[1]?.content).to.equal('Sure. What should it say?');
+    expect(out.messages[2]?.content).to.deep.equal([{ type: 'text', text: '[REDACTED_PERSON] says the invoice is late. I told [REDACTED_PERSON] we paid on Monday.' }]);
+  });
+
   it('tolerates bodies without messages or with malformed entries', () => {
     const body: Json = { system: 'Contact a@example.com', messages: [null, 'x', { role: 'user' }, { content: [1, null] }] };
     const result = applyPrivacy(body, 'redact');

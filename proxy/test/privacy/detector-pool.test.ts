@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DetectorPool, detect } from '../../src/privacy/index.js';
+import { DetectorPool, detect, detectAll } from '../../src/privacy/index.js';
 
 describe('privacy/detector-pool', function () {
   this.timeout(20_000);
@@ -17,6 +17,15 @@ describe('privacy/detector-pool', function () {
     expect(a).to.deep.equal(texts.map((t) => detect(t)));
     expect(b).to.deep.equal(texts.slice().reverse().map((t) => detect(t)));
     expect(a[0]?.length).to.equal(6000);
+  });
+
+  it('finds a surname one text names in full alone in the others, in a thread as in place', async function () {
+    const filler = 'The build ran for an hour and the cache was cold. '.repeat(1400); // past the inline threshold
+    const texts = ['Please draft a reply to Werner Emde about the invoice.', `${filler}I told Emde we paid on Monday.`];
+    const expected = detectAll(texts);
+    expect(expected[1]?.filter((f) => f.type === 'PERSON').map((f) => f.value)).to.deep.equal(['Emde']);
+    expect(await pool.detectMany(texts)).to.deep.equal(expected);
+    expect(await pool.detectMany(texts.map((t) => t.slice(0, 2000)))).to.deep.equal(detectAll(texts.map((t) => t.slice(0, 2000))));
   });
 
   it('scans small requests in place', async function () {

@@ -106,9 +106,16 @@ function personStart(text: string, s: TaggedSpan): number {
  * the same way), unless code punctuation touches them. Its places and organisations are negative evidence: a
  * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped; so is a
  * lone list name its silence overrules (listVetoed). `commonWord`: whether the model's lexicon holds a word
- * lower-cased (name-detector.ts isCommonWord).
+ * lower-cased (name-detector.ts isCommonWord). Then surnames found again alone (later-mentions.ts), also those of
+ * `knownSurnames`; returns the text's own surnames to look for.
  */
-export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[], commonWord: (word: string) => boolean = () => false): void {
+export function addTaggedNames(
+  text: string,
+  tagged: readonly TaggedSpan[],
+  candidates: Candidate[],
+  commonWord: (word: string) => boolean = () => false,
+  knownSurnames?: ReadonlySet<string>,
+): Set<string> {
   const others: TaggedSpan[] = [];
   const people: TaggedSpan[] = [];
   // The tagger's own candidates, in text order and apart from each other.
@@ -140,7 +147,7 @@ export function addTaggedNames(text: string, tagged: readonly TaggedSpan[], cand
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
-  addLaterMentions(text, candidates, tagged, others, commonWord);
+  return addLaterMentions(text, candidates, tagged, others, commonWord, knownSurnames);
 }
 
 const WORD_RE = /\S+/g;

@@ -1,17 +1,38 @@
 import { expect } from 'chai';
 import { detect } from '../../../src/privacy/detect.js';
 import { addLaterMentions } from '../../../src/privacy/names/later-mentions.js';
+import type { TaggedSpan } from '../../../src/privacy/names/name-tagger.js';
 import { RANK_FORMAT, type Candidate } from '../../../src/privacy/recognizer.js';
 
-// A full name's surname found alone elsewhere in the same text: the rule on candidates written by hand, then
-// through the whole detector.
+// A full name's surname found alone elsewhere in the same text: the rule on candidates written by hand (each full
+// name read by the tagger as a person's at a sure margin unless listed as unsure), then through the whole detector.
 interface Options {
   /** Places and organisations the tagger is sure of. */
   vetoes?: readonly string[];
-  /** Spans the tagger read as a person's name. */
+  /** Other spans the tagger read as a person's name. */
   named?: readonly string[];
+  /** Full names the tagger read at a small margin. */
+  unsure?: readonly string[];
   /** Words the model's lexicon writes in lower case. */
   common?: readonly string[];
+  /** Surnames other texts of the request name in full. */
+  known?: readonly string[];
+}
+
+function person(text: string, value: string, margin: number): TaggedSpan {
+  const start = text.indexOf(value);
+  return {
+    kind: 'PER',
+    start,
+    end: start + value.length,
+    words: value.split(' ').length,
+    firstConfidence: margin,
+    restConfidence: margin,
+    secondStart: -1,
+    opensSentence: false,
+    firstCommon: false,
+    commonWords: 0,
+  };
 }
 
 function mentions(text: string, fullNames: readonly string[], options: Options = {}): string[] {
@@ -19,8 +40,10 @@ function mentions(text: string, fullNames: readonly string[], options: Options =
     const start = text.indexOf(name);
     return { type: 'PERSON', start, end: start + name.length, rank: RANK_FORMAT };
   });
-  const spans = (values: readonly string[] = []): { start: number; end: number }[] => values.map((v) => ({ start: text.indexOf(v), end: text.indexOf(v) + v.length }));
-  addLaterMentions(text, candidates, spans(options.named), spans(options.vetoes), (w) => (options.common ?? []).includes(w));
+  const unsure = options.unsure ?? [];
+  const named = [...fullNames, ...(options.named ?? [])].map((v) => person(text, v, unsure.includes(v) ? 4 : 30));
+  const vetoes = (options.vetoes ?? []).map((v) => ({ start: text.indexOf(v), end: text.indexOf(v) + v.length }));
+  addLaterMentions(text, candidates, named, vetoes, (w) => (options.common ?? []).includes(w), new Set(options.known));
   return candidates.slice(fullNames.length).map((c) => text.slice(c.start, c.end));
 }
 
@@ -57,11 +80,17 @@ describe('privacy: a full name\'s surname found again alone', () => {
     const text = 'Werner Emde sprach. Auch Emde war da. J. Emde nicht.';
     expect(mentions(text, ['Werner Emde'])).to.deep.equal(['Emde']);
     expect(mentions(text, ['Werner Emde'], { named: ['Auch Emde'] })).to.deep.equal([]);
+    // Unless that word opens a sentence and is a common word: "Tell Emde we paid", "Auch Emde war da".
+    expect(mentions(text, ['Werner Emde'], { named: ['Auch Emde'], common: ['Auch'] })).to.deep.equal(['Emde']);
   });
 
   it('looks only for surnames that are no ordinary word, from names of two words or more', () => {
     expect(mentions('Gordon Brown spoke. Brown said no.', ['Gordon Brown'], { common: ['Brown'] })).to.deep.equal([]);
-    // One misread name must not spread: a name opening on an ordinary word, a word read elsewhere as a place.
+    // One misread name must not spread: a name the tagger is unsure of (a heading), unless it opens on a known
+    // given name; a name opening on an ordinary word; a word read elsewhere as a place.
+    const manual = 'See Status Workflow below. Workflow runs the script; relaunch Workflow.';
+    expect(mentions(manual, ['Status Workflow'], { unsure: ['Status Workflow'] })).to.deep.equal([]);
+    expect(mentions('Anna Workflow came. Workflow left.', ['Anna Workflow'], { unsure: ['Anna Workflow'] })).to.deep.equal(['Workflow']);
     const prose = 'Supplier London approved it. The London office and London team agreed.';
     expect(mentions(prose, ['Supplier London'], { common: ['Supplier'] })).to.deep.equal([]);
     const place = 'From London, Harry London wrote. London replied.';
@@ -69,6 +98,16 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(mentions(place, ['Harry London'], { vetoes: ['London'] })).to.deep.equal([]);
     expect(mentions('Scholz kam. Scholz ging.', ['Scholz'])).to.deep.equal([]);
     expect(mentions('Anna de la Torre kam. Torre ging.', ['Anna de la Torre'])).to.deep.equal(['Torre']);
+  });
+
+  it('looks for the surnames other texts of the request name in full, as for its own', () => {
+    expect(mentions('Emde says the invoice is late. I told Emde, and Kowalczyka too.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal([
+      'Emde',
+      'Emde',
+      'Kowalczyka',
+    ]);
+    expect(mentions('From London, Harry wrote.', [], { known: ['London'], vetoes: ['London'] })).to.deep.equal([]);
+    expect(mentions('Emde says no.', [])).to.deep.equal([]);
   });
 
   it('stays out of code: members, calls, paths and identifiers', () => {
