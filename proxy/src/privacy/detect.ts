@@ -1,7 +1,7 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord } from './names/name-detector.js';
-import { mentionsSurname } from './names/later-mentions.js';
+import { surnamesMentioned } from './names/later-mentions.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
@@ -62,9 +62,10 @@ export function detectAll(texts: readonly string[]): Finding[][] {
   const first = texts.map((t) => scan(t));
   if (texts.length < 2) return first.map((r) => r.findings);
   const all = new Set(first.flatMap((r) => [...r.surnames]));
+  if (all.size === 0) return first.map((r) => r.findings);
   return texts.map((t, i) => {
     const own = first[i] as { findings: Finding[]; surnames: ReadonlySet<string> };
-    for (const s of all) if (!own.surnames.has(s) && mentionsSurname(t, s)) return detect(t, all);
+    for (const s of surnamesMentioned(t, all)) if (!own.surnames.has(s)) return detect(t, all);
     return own.findings;
   });
 }

@@ -14,24 +14,30 @@ interface Span {
 
 /** A surname worth looking for: capitalised letters (an inner apostrophe or hyphen allowed), three or more. */
 const SURNAME_RE = /^\p{Lu}[\p{Ll}'’-]*\p{Ll}$/u;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}_]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{M}\p{N}_]/u;
+const DASHES = '-‐‑–—';
 /** Code around a word: a member, path, call or markup ("user.Emde", "Emde(", "<Emde"). */
 const CODE_BEFORE = /[./\\@#$<>=`{[|~*+^]/;
-const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_])/u;
+const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~[{]|::|[.:][\p{L}\p{N}_])/u;
 const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 /**
- * Articles and determiners: a capitalised word after one is a noun ("die Fischer", "het Visser", "the Baker"),
- * or a family or a work, not the person alone.
+ * Articles, determiners and German contractions: a capitalised word after one is a noun ("die Fischer", "beim
+ * Richter", "als Koch", "het Visser", "the Baker"), or a family or a work, not the person alone.
  */
 const DETERMINERS: ReadonlySet<string> = new Set(
-  `the a an this that these those der die das den dem des ein eine einen einem einer eines kein keine dieser diese
-  dieses diesen jeder jede jedes de het een deze dit le la les l un une du ce cette ces el los las una unos unas lo
-  il gli uno ten ta`.split(/\s+/),
+  `the a an this that these those his her its our their my your every each some many any
+  der die das den dem des ein eine einen einem einer eines kein keine keinen keinem dieser diese dieses diesen
+  jeder jede jedes jedem jeden alle allen viele vielen vieler einige einiger mancher manche sein seine seinem
+  ihr ihre ihrem unser unsere unserem mein meine zum zur beim vom im am ins ans als
+  de het een deze dit le la les l un une du ce cette ces el los las una unos unas lo il gli uno ten ta`.split(/\s+/),
 );
-const WORD_BEFORE = /([\p{L}]+)[ \t]+$/u;
-/** An initial ("J.") or a number, or a capitalised word (group 1; not one ending a sentence), then a space. */
+/** The two words before (group 1 may be missing), each then spaces. */
+const WORDS_BEFORE = /(?:([\p{L}]+)[ \t]+)?([\p{L}]+)[ \t]+$/u;
+/** German, Dutch and Romance adjective endings: "ein guter Koch", "der alte Fischer", "het grote Visser". */
+const ADJECTIVE_ENDING = /^\p{Ll}+(?:e|er|en|em|es)$/u;
 /** What comes before a sentence's first word: nothing, a line break, an end of sentence or an opening quote. */
 const OPENS_SENTENCE = /(?:^|[\n.!?:]\s*|["“„«]\s*)$/u;
+/** An initial ("J.") or a number, or a capitalised word (group 1; not one ending a sentence), then a space. */
 const CAPITALISED_OR_NUMBER_BEFORE = /(?:\p{Lu}\.|(\p{Lu}[\p{L}'’-]*)|[\p{N}][\p{L}\p{N}.-]*)[ \t]+$/u;
 
 /**
@@ -98,25 +104,60 @@ const CONSONANT_END_RE = /[bcdfghjklłmnprstwzż]$/;
 
 /**
  * How a surname is written in other grammatical cases: the part that stays, and the endings after it. The
- * genitive "s" of German and Dutch ("Emdes"); Polish declension ("Kowalczyka", "Kowalczykiem"; "Wiśniewskiego",
- * "Wiśniewskim"; "Kowalskiej").
+ * genitive "s" of German and Dutch ("Emdes"); in Polish text, Polish declension ("Kowalczyka", "Kowalczykiem";
+ * "Wiśniewskiego", "Wiśniewskim"; "Kowalskiej"), which elsewhere would take "Rossa" for "Ross".
  */
-function inflections(surname: string): { stem: string; endings: ReadonlySet<string> } {
-  if (ADJECTIVAL_RE.test(surname)) {
+function inflections(surname: string, polish: boolean): { stem: string; endings: ReadonlySet<string> } {
+  if (polish && ADJECTIVAL_RE.test(surname)) {
     return { stem: surname.slice(0, -1), endings: surname.endsWith('i') ? MASCULINE_ADJECTIVAL : FEMININE_ADJECTIVAL };
   }
-  return { stem: surname, endings: CONSONANT_END_RE.test(surname) ? CONSONANT_STEM : PLAIN };
+  return { stem: surname, endings: polish && CONSONANT_END_RE.test(surname) ? CONSONANT_STEM : PLAIN };
+}
+
+/** Letters only Polish writes among the seven languages: a text with one may decline its surnames. */
+const POLISH_LETTERS = /[ąćęłńśźżĄĆĘŁŃŚŹŻ]/;
+/**
+ * A capitalised word, as a surname or one of its cases is written: marks kept with their letters, an inner
+ * apostrophe or hyphen before a capital ("O'Brien", "Smith-Jones"); "Emde's" is "Emde", "Blair-era" "Blair".
+ */
+const CAPITALISED_WORD = /\p{Lu}[\p{L}\p{M}]*(?:['’-]\p{Lu}[\p{L}\p{M}]*)*/gu;
+
+/** Surnames by the stem their cases share: a word is looked up in one pass, whatever the number of surnames. */
+class SurnameIndex {
+  private readonly byStem = new Map<string, { surname: string; endings: ReadonlySet<string> }>();
+
+  constructor(surnames: Iterable<string>, polish: boolean) {
+    for (const surname of surnames) {
+      const { stem, endings } = inflections(surname, polish);
+      this.byStem.set(stem, { surname, endings });
+    }
+  }
+
+  /** The surname `word` is a case of, or undefined. */
+  match(word: string): string | undefined {
+    for (let cut = 0; cut <= MAX_ENDING && cut < word.length; cut++) {
+      const hit = this.byStem.get(cut === 0 ? word : word.slice(0, -cut));
+      if (hit !== undefined && hit.endings.has(cut === 0 ? '' : word.slice(-cut))) return hit.surname;
+    }
+    return undefined;
+  }
+}
+
+/** Which of `surnames` `text` writes in any of their cases, each tried once per capitalised word. */
+export function surnamesMentioned(text: string, surnames: Iterable<string>): Set<string> {
+  const index = new SurnameIndex(surnames, POLISH_LETTERS.test(text));
+  const out = new Set<string>();
+  for (const m of text.matchAll(CAPITALISED_WORD)) {
+    const surname = index.match(m[0]);
+    if (surname !== undefined) out.add(surname);
+  }
+  return out;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
 /** Longer candidates than this (a long address, say) are few: an index keeps them aside and checks each. */
 const LONGEST_SPAN = 200;
-
-/** Whether `text` holds `surname` in any of its cases, maybe inside a longer word (a quick test before a scan). */
-export function mentionsSurname(text: string, surname: string): boolean {
-  return text.includes(inflections(surname).stem);
-}
 
 /** Spans sorted by start, for overlap queries. */
 class SpanIndex<S extends Span = Span> {
@@ -153,6 +194,34 @@ class SpanIndex<S extends Span = Span> {
   }
 }
 
+/** Whether the mention at [at, end) stands alone as a person: not inside a word, code, a compound or another name. */
+function lonePersonAt(text: string, at: number, end: number, named: SpanIndex<TaggedSpan>, commonWord: (word: string) => boolean): boolean {
+  const before = text.charAt(at - 1);
+  const after = text.charAt(end);
+  if (at > 0 && (LETTER_OR_DIGIT.test(before) || CODE_BEFORE.test(before))) return false;
+  if (LETTER_OR_DIGIT.test(after) || CODE_AFTER.test(text.slice(end, end + 2))) return false;
+  // A compound ("Schamir-Regierung", "pre-Castro", "Emde–Gruppe") is not the person.
+  if ((before !== '' && DASHES.includes(before)) || (after !== '' && DASHES.includes(after))) return false;
+  const window = text.slice(Math.max(0, at - 40), at);
+  // After an article, or an article and an adjective, it is a noun ("die Fischer", "ein guter Koch"), a family
+  // or a work.
+  const words = WORDS_BEFORE.exec(window);
+  const previous = words?.[2];
+  if (previous !== undefined && DETERMINERS.has(previous.toLowerCase())) return false;
+  const second = words?.[1];
+  if (previous !== undefined && second !== undefined && ADJECTIVE_ENDING.test(previous) && DETERMINERS.has(second.toLowerCase())) return false;
+  // After a number, an initial, or a capitalised word the tagger read as part of a name, it is part of another
+  // name: "BSC 47 Kelsterbach", "J. Emde", "Saqlain Mushtaq", "TTC Iphitos München". After one it did not
+  // ("Haltung Emdes"), or a common word opening a sentence ("Tell Emde we paid", "Auch Emde"), it is the person.
+  const ahead = CAPITALISED_OR_NUMBER_BEFORE.exec(window);
+  if (ahead === null) return true;
+  const word = ahead[1];
+  if (word === undefined) return false;
+  if (OPENS_SENTENCE.test(window.slice(0, window.length - ahead[0].length)) && commonWord(word)) return true;
+  const from = at - ahead[0].length;
+  return !named.overlaps(from, from + word.length);
+}
+
 /**
  * Adds a PERSON candidate for each lone mention of a full name's surname elsewhere in `text`, in any of its cases
  * ("Emdes Haltung", "z Kowalczykiem"), unless it lies in another candidate or one of `vetoes` (places and
@@ -175,36 +244,13 @@ export function addLaterMentions(
   for (const surname of known) if (!places.has(surname)) surnames.add(surname);
   if (surnames.size === 0) return own;
   const occupied = new SpanIndex<Span>([...candidates, ...vetoes]);
+  const index = new SurnameIndex(surnames, POLISH_LETTERS.test(text));
   const found: Candidate[] = [];
-  const foundAt = new Set<number>();
-  for (const surname of surnames) {
-    const { stem, endings } = inflections(surname);
-    for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + stem.length)) {
-      let end = at + stem.length;
-      while (end < text.length && end - at - stem.length <= MAX_ENDING && LETTER_OR_DIGIT.test(text.charAt(end))) end += 1;
-      if (!endings.has(text.slice(at + stem.length, end))) continue;
-      const before = text.charAt(at - 1);
-      if ((at > 0 && (LETTER_OR_DIGIT.test(before) || CODE_BEFORE.test(before))) || LETTER_OR_DIGIT.test(text.charAt(end))) continue;
-      if (CODE_AFTER.test(text.slice(end, end + 2))) continue;
-      // A compound ("Schamir-Regierung", "pre-Castro") is not the person.
-      if (before === '-' || text.charAt(end) === '-') continue;
-      const previous = WORD_BEFORE.exec(text.slice(Math.max(0, at - 24), at))?.[1];
-      if (previous !== undefined && DETERMINERS.has(previous.toLowerCase())) continue;
-      // After a number, an initial, or a capitalised word the tagger read as part of a name, it is part of
-      // another name: "BSC 47 Kelsterbach", "J. Emde", "Saqlain Mushtaq", "TTC Iphitos München". After one it
-      // did not ("Haltung Emdes", "Auch Emde"), it is the person.
-      // A common word opening a sentence is neither ("Tell Emde we paid", "Ask Kowalską").
-      const window = text.slice(Math.max(0, at - 40), at);
-      const ahead = CAPITALISED_OR_NUMBER_BEFORE.exec(window);
-      if (ahead !== null) {
-        const from = at - ahead[0].length;
-        const opening = ahead[1] !== undefined && OPENS_SENTENCE.test(window.slice(0, window.length - ahead[0].length)) && commonWord(ahead[1]);
-        if (!opening && (ahead[1] === undefined || namedIndex.overlaps(from, from + ahead[1].length))) continue;
-      }
-      if (foundAt.has(at) || occupied.overlaps(at, end)) continue;
-      foundAt.add(at);
-      found.push({ type: 'PERSON', start: at, end, rank: RANK_FORMAT });
-    }
+  for (const m of text.matchAll(CAPITALISED_WORD)) {
+    if (index.match(m[0]) === undefined) continue;
+    const at = m.index;
+    const end = at + m[0].length;
+    if (lonePersonAt(text, at, end, namedIndex, commonWord) && !occupied.overlaps(at, end)) found.push({ type: 'PERSON', start: at, end, rank: RANK_FORMAT });
   }
   candidates.push(...found);
   return own;

@@ -79,17 +79,21 @@ export const TITLES = [
 
 /**
  * Offices a title addresses without a name ("Mr President", "Signor Presidente", "Herr Bundeskanzler", "Pani
- * Premier"): after a title, one of these is no name. Not the ones that are common surnames too ("Frau Richter").
+ * Premier"): after a title, one of these is no name. Not the ones that are given names or surnames too ("Frau
+ * Richter", "Mrs Judge", "Primo Levi", "Mr Speaker"); those open an office only before one of these
+ * (OFFICE_MODIFIERS: "Primo Ministro", "Prime Minister").
  */
 export const OFFICES: ReadonlySet<string> = new Set(`
 President Presidente Presidenta Präsident Präsidentin Président Présidente Prezydent Prezydencie Voorzitter
-Chairman Chairwoman Chair Speaker Minister Ministerin Ministre Ministro Ministra Ministrze Premier Prime Primo
-Primer Chancellor Kanzlerin Bundeskanzler Bundeskanzlerin Mayor Bürgermeister Bürgermeisterin Maire
-Sindaco Sindaca Alcalde Alcaldesa Burgemeester Burmistrz Marszałek Ambassador Botschafter Ambassadeur Ambasciatore
-Embajador Ambasador Secretary Senator Senatore Senador Senatorze Deputy Governor Gouverneur Governatore Gobernador
-Professor Professore Profesor Profesorze Doktor Dottore Doctor Docteur Direktor Director Directeur Direttore
-Judge Juge Giudice Juez Sędzia Rechter Colleague Kollege Kollegin Collega Kolego Kollega Onorevole
+Premier Chairman Chairwoman Minister Ministerin Ministre Ministro Ministra Ministrze Kanzlerin Bundeskanzler
+Bundeskanzlerin Bürgermeister Bürgermeisterin Maire Sindaco Sindaca Alcalde Alcaldesa Burgemeester Burmistrz
+Marszałek Ambassador Botschafter Ambassadeur Ambasciatore Embajador Ambasador Secretary Senatore Senador Senatorze
+Governatore Gobernador Professor Professore Profesor Profesorze Doktor Dottore Docteur Direktor Directeur
+Direttore Giudice Sędzia Kollege Kollegin Collega Kolego Onorevole
 `.split(/\s+/).filter((w) => w !== ''));
+
+/** Words that open an office only before one of OFFICES ("Prime Minister", "Primo Ministro", "Vice President"). */
+export const OFFICE_MODIFIERS: ReadonlySet<string> = new Set(['Prime', 'Primo', 'Primer', 'Premier', 'Vice', 'Deputy', 'Chief', 'Lord', 'Erster', 'Erste']);
 
 /** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
 export const GREETINGS = [

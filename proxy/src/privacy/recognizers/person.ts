@@ -9,6 +9,7 @@ import {
   LONE_SURNAME_SET,
   NAME_CUES,
   NAME_LABELS,
+  OFFICE_MODIFIERS,
   OFFICES,
   PARTICLES,
   PLACE_PREFIXES,
@@ -108,8 +109,9 @@ function wordsOf(name: string): string[] {
   return name.match(WORD_RE) ?? [];
 }
 
-/** Office words opening a name after a title, with the space after each. */
-const OFFICES_BEFORE_RE = new RegExp(String.raw`^(?:${wordAlternation([...OFFICES])}[ \t]+)+`);
+/** Office words opening a name after a title ("Presidente", "Primo Ministro"), each with the space after it or the end. */
+const OFFICE_WORD = `(?:(?:${wordAlternation([...OFFICE_MODIFIERS])})[ \\t]+)?(?:${wordAlternation([...OFFICES])})`;
+const OFFICES_BEFORE_RE = new RegExp(String.raw`^(?:${OFFICE_WORD}(?:[ \t]+|$))+`);
 
 /** Months (and their abbreviations) that are also given names: "Jan Kowalski", "April Jones", "August Müller". */
 const MONTHS_THAT_ARE_NAMES: ReadonlySet<string> = new Set(['Jan', 'April', 'May', 'June', 'August']);
@@ -122,11 +124,11 @@ function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
   const stop = (w: string, i: number): boolean => STOP_WORDS.has(w) && !(i === 0 && words.length > 1 && MONTHS_THAT_ARE_NAMES.has(w));
   if (words.some((w, i) => stop(w, i) || PLACE_WORDS.has(w))) return;
-  // An office after the title is no name ("Signor Presidente", "Herr Bundeskanzler"); the name may follow it
-  // ("Herr Professor Schmidt").
-  if (words.every((w) => OFFICES.has(w))) return;
-  const offices = OFFICES_BEFORE_RE.exec(name)?.[0].length ?? 0;
-  out.push({ type: 'PERSON', start: start + offices, end: start + name.length, rank: RANK_CONTEXT });
+  // An office after the title is no name ("Signor Presidente", "Herr Bundeskanzler", "Signor Primo Ministro");
+  // the name may follow it ("Herr Professor Schmidt").
+  const offices = OFFICES_BEFORE_RE.exec(name)?.[0] ?? '';
+  if (offices.trim() === name) return;
+  out.push({ type: 'PERSON', start: start + offices.length, end: start + name.length, rank: RANK_CONTEXT });
 }
 
 function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {

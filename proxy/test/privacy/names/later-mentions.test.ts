@@ -62,6 +62,11 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(mentions('Anna Kowalska przyszła. Rozmawiałem z Kowalską.', ['Anna Kowalska'])).to.deep.equal(['Kowalską']);
   });
 
+  it('declines a surname the Polish way only in Polish text', () => {
+    expect(mentions('Diana Ross sang. Rossa is a word, Ross is a name.', ['Diana Ross'])).to.deep.equal(['Ross']);
+    expect(mentions('Diana Ross śpiewała. Słuchałem Rossa.', ['Diana Ross'])).to.deep.equal(['Rossa']);
+  });
+
   it('leaves a word that only begins with the surname, or a compound made of it', () => {
     const text = 'Tony Blair spoke. The Blairite wing and Blair-era policy, then pre-Blair Britain and Blairs.';
     expect(mentions(text, ['Tony Blair'])).to.deep.equal(['Blairs']);
@@ -70,6 +75,10 @@ describe('privacy: a full name\'s surname found again alone', () => {
 
   it('leaves a noun after an article, a part of another name, and a place or organisation the tagger is sure of', () => {
     expect(mentions('Anna Fischer kam. Die Fischer fuhren aus, und der Fischer blieb.', ['Anna Fischer'])).to.deep.equal([]);
+    const court = 'Kläger ist Peter Richter. Nach Ansicht vieler Richter ist das falsch; beim Richter lag nichts vor.';
+    expect(mentions(court, ['Peter Richter'])).to.deep.equal([]);
+    const recipe = 'Peter Koch kocht. Ein guter Koch braucht Salz, als Koch weiß man das. Koch lacht.';
+    expect(mentions(recipe, ['Peter Koch'])).to.deep.equal(['Koch']);
     expect(mentions('Tom Jones sang. Jones Medical fell 3%.', ['Tom Jones'], { vetoes: ['Jones Medical'] })).to.deep.equal([]);
     const cricket = 'Mike Mushtaq bowled. Saqlain Mushtaq took three.';
     expect(mentions(cricket, ['Mike Mushtaq'], { named: ['Saqlain Mushtaq'] })).to.deep.equal([]);
@@ -101,17 +110,14 @@ describe('privacy: a full name\'s surname found again alone', () => {
   });
 
   it('looks for the surnames other texts of the request name in full, as for its own', () => {
-    expect(mentions('Emde says the invoice is late. I told Emde, and Kowalczyka too.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal([
-      'Emde',
-      'Emde',
-      'Kowalczyka',
-    ]);
+    expect(mentions('Emde says the invoice is late. I told Emde.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal(['Emde', 'Emde']);
+    expect(mentions('Rozmawiałem z Kowalczykiem o Emde.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal(['Kowalczykiem', 'Emde']);
     expect(mentions('From London, Harry wrote.', [], { known: ['London'], vetoes: ['London'] })).to.deep.equal([]);
     expect(mentions('Emde says no.', [])).to.deep.equal([]);
   });
 
   it('stays out of code: members, calls, paths and identifiers', () => {
-    const text = 'Werner Emde\nuser.Emde = new Emde(); Emde_id; /home/Emde; <Emde> Emde.name';
+    const text = 'Werner Emde\nuser.Emde = new Emde(); Emde_id; /home/Emde; <Emde> Emde.name Emde::new(); Emde[0]; Emde{} Emde–Gruppe';
     expect(mentions(text, ['Werner Emde'])).to.deep.equal([]);
   });
 
@@ -124,8 +130,4 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(people(text)).to.deep.equal(['Anna Fischer']);
   });
 
-  it('gives the same findings for the same text', () => {
-    const text = 'Werner Emde (FWG) widersprach. Männer wirft Emde vor, die Haltung Emdes sei starr.';
-    expect(detect(text)).to.deep.equal(detect(text));
-  });
 });

@@ -30,6 +30,8 @@ describe('privacy/recognizers/person', () => {
     expect(find('Mr President, I yield. Pani Premier, dziękuję.')).to.deep.equal([]);
     expect(find('Herr Professor Schmidt kam. Signor Presidente Mattarella parlò.')).to.deep.equal(['Schmidt', 'Mattarella']);
     expect(find('Frau Richter und Herr Kanzler kamen.')).to.deep.equal(['Richter', 'Kanzler']);
+    // Given names and surnames that are offices too stay names, unless an office follows ("Primo Ministro").
+    expect(find('Signor Primo Levi è arrivato. Mrs Judge called. Mr Judge Reinhold came.')).to.deep.equal(['Primo Levi', 'Judge', 'Judge Reinhold']);
   });
 
   it('finds a given name in a greeting and the writer after a sign-off', () => {
