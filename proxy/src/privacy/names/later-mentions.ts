@@ -1,5 +1,5 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
-import { GIVEN_NAME_SET, STOP_WORDS, TITLES } from '../recognizers/person-words.js';
+import { GIVEN_NAME_SET, STOP_WORDS, TITLE_SET } from '../recognizers/person-words.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // A text that names someone in full ("Werner Emde", "Olaf Scholz") goes on to call them by surname alone ("wirft
@@ -19,7 +19,6 @@ const DASHES = '-‐‑–—';
 /** Code around a word: a member, path, call or markup ("user.Emde", "Emde(", "<Emde"). */
 const CODE_BEFORE = /[./\\@#$<>=`{[|~*+^]/;
 const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~[{]|::|[.:][\p{L}\p{N}_])/u;
-const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 /**
  * Articles, determiners and German contractions: a capitalised word after one is a noun ("die Fischer", "beim
  * Richter", "als Koch", "het Visser", "the Baker"), or a family or a work, not the person alone.

@@ -7,7 +7,7 @@ import {
   PLACE_WORDS,
   STOP_WORDS,
   SURNAME_SET,
-  TITLES,
+  TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 
@@ -25,7 +25,6 @@ export const TAG_I_PER = 2;
 /** Most features a word can have: the size of the buffer `wordFeatures` fills. */
 export const MAX_FEATURES = 40;
 
-const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** Lower-case words that may stand inside a name ("Ludwig van Beethoven", "Miguel de la Torre"). */
 const PARTICLE_WORDS: ReadonlySet<string> = new Set(PARTICLES.flatMap((p) => p.split(' ')).concat(['y', 'e', 'und']));

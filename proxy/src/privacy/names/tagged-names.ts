@@ -9,7 +9,7 @@ import {
   PRODUCT_NAMES,
   STOP_WORDS,
   SURNAME_SET,
-  TITLES,
+  TITLE_SET,
 } from '../recognizers/person-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import type { TaggedSpan } from './name-tagger.js';
@@ -23,7 +23,6 @@ const CODE_BEFORE = /[\p{L}\p{N}_./\\@#$<>=`{[|~*+^]$/u;
 /** Just after one: a call, member, assignment or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Bob`"). */
 const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
 
-const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 // Margins (trainer's units) a name needs where the tagger errs most: words opening a sentence or line ("Will
 // you…", "Can I…"; a field label "Handy:" never counts), one word alone opening one, and a lone given name that

@@ -77,6 +77,9 @@ export const TITLES = [
   'Dott', 'Dott.ssa', 'Pan', 'Pani', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];
 
+/** The titles without their full stops ("Dr", "Sig.ra"): a word as the name tagger's tokens write it. */
+export const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
+
 /**
  * Offices a title addresses without a name ("Mr President", "Signor Presidente", "Herr Bundeskanzler", "Pani
  * Premier"): after a title, one of these is no name. Not the ones that are given names or surnames too ("Frau
