@@ -1,6 +1,7 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
 import { GIVEN_NAME_SET, STOP_WORDS, TITLE_SET } from '../recognizers/person-words.js';
 import type { TaggedSpan } from './name-tagger.js';
+import { lastStartingBy } from './span-search.js';
 
 // A text that names someone in full ("Werner Emde", "Olaf Scholz") goes on to call them by surname alone ("wirft
 // Emde vor", "Scholz said"), often where nothing else marks a name: in German every noun is capitalised too, and
@@ -175,17 +176,7 @@ class SpanIndex<S extends Span = Span> {
   some(start: number, end: number, test: (s: S) => boolean): boolean {
     for (const s of this.long) if (s.start < end && start < s.end && test(s)) return true;
     // The last span starting before `end`, then back while one could still reach `start`.
-    let lo = 0;
-    let hi = this.sorted.length - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.sorted[mid] as S).start < end) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    for (; k >= 0 && (this.sorted[k] as S).start > start - LONGEST_SPAN; k--) {
+    for (let k = lastStartingBy(this.sorted, end - 1); k >= 0 && (this.sorted[k] as S).start > start - LONGEST_SPAN; k--) {
       const s = this.sorted[k] as S;
       if (s.end > start && test(s)) return true;
     }

@@ -12,6 +12,7 @@ import {
   TITLE_SET,
 } from '../recognizers/person-words.js';
 import { addLaterMentions } from './later-mentions.js';
+import { lastStartingBy } from './span-search.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -239,19 +240,4 @@ function greetedOrSpeaker(text: string, start: number, end: number): boolean {
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before !== undefined && GREETING_WORDS.has(before)) return true;
   return text.charCodeAt(end) === 0x3a /* : */ && (start === 0 || text.charCodeAt(start - 1) === 0x0a);
-}
-
-/** Index of the last span (sorted, non-overlapping) starting at or before `at`; -1 when none. */
-function lastStartingBy(spans: readonly { readonly start: number }[], at: number): number {
-  let lo = 0;
-  let hi = spans.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((spans[mid] as { readonly start: number }).start <= at) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
 }
