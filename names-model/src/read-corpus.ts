@@ -98,6 +98,11 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       // Europeana's OCR words keep their punctuation ("Dekker,"): split as the proxy's tokeniser splits text,
       // the label on the word's letters, O on the punctuation.
       let t = tagIndex(tag);
+      // Parts of the Dutch and German files open every word of a name with B- ("J./B-PER M./B-PER van/B-PER
+      // Dijk/B-PER"): a B- right after a word of the same type, nothing between, goes on the same name. Names
+      // side by side are apart by punctuation there ("Kalff,/B-PER Sichterman,/B-PER"), which splitting keeps.
+      const before = tags[tags.length - 1];
+      if (t % 2 === 1 && before !== undefined && before !== 0 && (before - 1) >> 1 === (t - 1) >> 1) t += 1;
       const pieces = tokeniseForNames(word);
       for (let k = 0; k < pieces.starts.length; k++) {
         const piece = word.slice(pieces.starts[k], pieces.ends[k]);

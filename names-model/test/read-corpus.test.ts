@@ -34,6 +34,12 @@ describe('names-model: reading corpora', () => {
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'O', 'O', 'B-PER', 'I-PER', 'O', 'O']);
   });
 
+  it('reads Europeana\'s B- on every word of a name as one name; punctuation between keeps names apart', () => {
+    const [s] = parseCorpus(source('bio-space'), 'heer O\nJ. B-PER\nM. B-PER\nvan B-PER\nDijk B-PER\nen O\nKalff, B-PER\nSichterman B-PER\nte O\nZwolle B-LOC\nkwamen. O\n');
+    expect(s!.words).to.deep.equal(['heer', 'J.', 'M.', 'van', 'Dijk', 'en', 'Kalff', ',', 'Sichterman', 'te', 'Zwolle', 'kwamen', '.']);
+    expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O', 'B-PER', 'O', 'B-LOC', 'O', 'O']);
+  });
+
   it('reads bare types (KIND): a run of one type is one name, a change of type or an O ends it', () => {
     const s = parseCorpus(source('io-tsv'), 'Carissima\tO\nTania\tPER\nSchucht\tPER\nda\tO\nRoma\tLOC\nFiat\tORG\n\nGramsci\tPER\n');
     expect(s.map((x) => x.words)).to.deep.equal([['Carissima', 'Tania', 'Schucht', 'da', 'Roma', 'Fiat'], ['Gramsci']]);
