@@ -3,6 +3,7 @@ import type { Candidate } from '../recognizer.js';
 import { notAPersonHere, startsWithSalutation } from '../recognizers/person.js';
 import {
   COMMON_WORD_GIVEN_NAME_SET,
+  DEITIES,
   GIVEN_NAME_SET,
   GREETINGS,
   LONE_SURNAME_SET,
@@ -87,7 +88,7 @@ function personStart(text: string, s: TaggedSpan): number {
     return start;
   }
   const word = text.slice(start, s.end);
-  if (word.length < 2 || STOP_WORDS.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
+  if (word.length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
   if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;

@@ -195,6 +195,12 @@ Started Stopped Failed Passed Running Completed Finished Created Updated Deleted
 `.split(/\s+/).filter((w) => w !== ''));
 
 /**
+ * God, in the seven languages and Polish cases: capitalised where a name stands ("God gave rock and roll", "Gott
+ * sei Dank") and no one's personal data. Not among STOP_WORDS: those are a feature the model was trained with.
+ */
+export const DEITIES: ReadonlySet<string> = new Set('God Gott Dieu Dios Dio Bóg Boga Bogu Allah'.split(' '));
+
+/**
  * Assistants and models named like people, as agent prompts write them ("Claude Code", "Sonnet 5"): for the name
  * tagger a name only before a known surname (the lists hold these among the common-word given names).
  */

@@ -48,6 +48,7 @@ describe('privacy: the person-name tagger', () => {
     ['it a title of a work', 'Abbiamo letto I promessi sposi a settembre.'],
     ['nl places and an agency', 'De gemeente Utrecht en Rijkswaterstaat werken samen.'],
     ['pl a bank, a city and a month', 'Bank PKO BP otworzył oddział w Gdańsku w listopadzie.'],
+    ['en, de and pl God, where a name would stand', 'God gave rock and roll to you. Gott sei Dank. Bóg zapłać.'],
   ];
   for (const [what, text] of negatives) {
     it(`leaves alone ${what}`, () => expect(persons(text)).to.deep.equal([]));
