@@ -9,8 +9,11 @@ export interface CorpusFile {
   readonly repository: string;
   readonly path: string;
   readonly commit: string;
-  /** train: our own held-out part and dev part are carved from it; dev: a published dev split, for tuning only. */
-  readonly role: 'train' | 'dev';
+  /**
+   * train: our own held-out part and dev part are carved from it; dev: a published dev split, for tuning only;
+   * report: a published dev split read only by the real-text report, whole (never trained or tuned on).
+   */
+  readonly role: 'train' | 'dev' | 'report';
   readonly language: string;
   readonly sha256: string;
   /** Sentences kept at most (a deterministic subsample), to keep a training run to minutes. */
@@ -25,9 +28,10 @@ export interface CorpusSource {
   readonly licenceClass: 'permissive' | 'research';
   /**
    * conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between;
-   * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name.
+   * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name;
+   * iob2-tsv: index, word, IOB2 tag, then other columns (Universal NER's annotators), '#' lines between.
    */
-  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv';
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */

@@ -71,7 +71,7 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       if (source.format !== 'bio-space') flush();
       continue;
     }
-    if (source.format === 'germeval-tsv' && line.startsWith('#')) continue;
+    if ((source.format === 'germeval-tsv' || source.format === 'iob2-tsv') && line.startsWith('#')) continue;
     let word: string;
     let tag: string;
     if (source.format === 'conll-indexed') {
@@ -84,6 +84,10 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       word = cols[0] ?? '';
       const type = (cols[1] ?? 'O').trim();
       tag = type === 'O' || type === '' ? 'O' : `I-${type}`;
+    } else if (source.format === 'iob2-tsv') {
+      const cols = line.split('\t');
+      word = cols[1] ?? '';
+      tag = cols[2] ?? 'O';
     } else if (source.format === 'germeval-tsv') {
       const cols = line.split('\t');
       word = cols[1] ?? '';

@@ -25,7 +25,8 @@ export interface CorpusSplits {
 export function chosenSources(manifest: DataManifest, without: readonly string[]): CorpusSource[] {
   const unknown = without.filter((id) => !manifest.sources.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown source(s) to leave out: ${unknown.join(', ')}`);
-  return manifest.sources.filter((s) => !without.includes(s.id));
+  // A source kept for the real-text report alone has nothing to train on or tune with.
+  return manifest.sources.filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
 }
 
 /** Reads, checks and splits every file of `sources` (see split.ts for which sentence goes where). */

@@ -38,6 +38,7 @@ function devSets(): DevSet[] {
     for (const language of [...new Set(source.files.map((f) => f.language))]) {
       const one = { ...source, files: source.files.filter((f) => f.language === language) };
       const dev = loadSplits(manifest.seed, [one], dirs).dev;
+      if (dev.length === 0) continue; // kept for the real-text report alone
       const step = Math.max(1, Math.ceil(dev.length / DETECTOR_CAP));
       out.push({ label: `${language} ${source.id}`, language, sentences: dev.filter((_, i) => i % step === 0) });
     }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
-import { chosenSources, f1, locateCorpusFiles, readManifest, recall, scoreTagger, trainNames } from '../src/index.js';
+import { chosenSources, f1, loadSplits, locateCorpusFiles, readManifest, recall, scoreTagger, trainNames } from '../src/index.js';
+import type { CorpusSource } from '../src/index.js';
 
 // The pipeline end to end on the committed fixture (invented sentences, names-model/fixtures): what CI can run.
 const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url));
@@ -42,6 +43,19 @@ describe('names-model: the training pipeline on the fixture', function () {
     expect(result.sources).to.deep.equal(['fixture']);
     expect(recall(scoreTagger(quantisedScorer(result.model), result.splits.heldout.flatMap((h) => h.sentences)))).to.be.greaterThan(0.8);
     expect(() => chosenSources(manifest, ['no-such-source'])).to.throw(/unknown source/);
+  });
+
+  it('keeps a source marked for the report alone out of training: every sentence held out, the model unchanged', () => {
+    const fixture = manifest.sources[0] as CorpusSource;
+    const reportOnly: CorpusSource = { ...fixture, id: 'report-only', files: fixture.files.map((f) => ({ ...f, role: 'report' as const })) };
+    const withReport = { ...manifest, sources: [...manifest.sources, reportOnly] };
+    expect(chosenSources(withReport, []).map((s) => s.id)).to.deep.equal(['fixture', 'fixture-more']);
+    const splits = loadSplits(manifest.seed, [reportOnly], corpora);
+    const all = loadSplits(manifest.seed, [{ ...fixture, files: fixture.files.map((f) => ({ ...f, role: 'dev' as const })) }], corpora).dev;
+    expect(splits.train).to.have.length(0);
+    expect(splits.dev).to.have.length(0);
+    expect(splits.heldout.flatMap((h) => h.sentences)).to.have.length(all.length);
+    expect(trainNames({ manifest: withReport, corporaDirs: corpora }).sha256).to.equal(trainNames({ manifest, corporaDirs: corpora }).sha256);
   });
 
   it('refuses a corpus file whose bytes differ from the manifest, and names a missing one', () => {

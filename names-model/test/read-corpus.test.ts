@@ -40,6 +40,14 @@ describe('names-model: reading corpora', () => {
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O', 'B-PER', 'O', 'B-LOC', 'O', 'O']);
   });
 
+  it('reads Universal NER\'s IOB2 columns (index, word, tag, annotators), skipping its comment lines', () => {
+    const raw = '# sent_id = x-0001\n# text = Thanks Vince Kaminski\n1\tThanks\tO\t-\t-\n2\tVince\tB-PER\t-\tstephen\n3\tKaminski\tI-PER\t-\tstephen\n\n# sent_id = x-0002\n1\tHouston\tB-LOC\t-\tblvns\n';
+    const s = parseCorpus(source('iob2-tsv'), raw);
+    expect(s.map((x) => x.words)).to.deep.equal([['Thanks', 'Vince', 'Kaminski'], ['Houston']]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['B-LOC']);
+  });
+
   it('reads bare types (KIND): a run of one type is one name, a change of type or an O ends it', () => {
     const s = parseCorpus(source('io-tsv'), 'Carissima\tO\nTania\tPER\nSchucht\tPER\nda\tO\nRoma\tLOC\nFiat\tORG\n\nGramsci\tPER\n');
     expect(s.map((x) => x.words)).to.deep.equal([['Carissima', 'Tania', 'Schucht', 'da', 'Roma', 'Fiat'], ['Gramsci']]);

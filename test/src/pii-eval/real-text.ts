@@ -80,7 +80,8 @@ export function evaluateRealText(options: RealTextOptions): string {
     }
   }
   const lines = [
-    'real text: the held-out 10% of the name tagger\'s training corpora (never trained or tuned on), whole detector;',
+    'real text: the held-out 10% of the name tagger\'s training corpora and the dev splits kept for this report',
+    '(never trained or tuned on), whole detector;',
     'PERSON by exact span; last column: gold places and organisations overlapped by a PERSON finding',
     `${'language / source'.padEnd(22)} sentences   gold precision recall      f1   LOC/ORG as PERSON`,
   ];
