@@ -23,8 +23,15 @@ export function detect(original: string, knownSurnames?: ReadonlySet<string>): F
   return scan(original, knownSurnames).findings;
 }
 
-/** detect's findings, and the surnames of the people the text names in full (to look for in other texts). */
-function scan(original: string, knownSurnames?: ReadonlySet<string>): { findings: Finding[]; surnames: ReadonlySet<string> } {
+/**
+ * detect's findings; the surnames of the people the text names (to look for in other texts); and the findings
+ * again with other texts' surnames looked for too, from what this reading left (no recognizer or tagger runs
+ * twice).
+ */
+function scan(
+  original: string,
+  knownSurnames?: ReadonlySet<string>,
+): { findings: Finding[]; surnames: ReadonlySet<string>; withKnown(known: ReadonlySet<string>): Finding[] } {
   const text = original.replace(SPACE_LIKE_RE, ' ');
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);
@@ -40,23 +47,31 @@ function scan(original: string, knownSurnames?: ReadonlySet<string>): { findings
   }
   // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
   // name that is a common word ("Dan", "Elke").
-  const surnames = addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord, knownSurnames);
-  if (candidates.length === 0) return { findings: [], surnames };
-  namesBeforeContacts(text, candidates.slice(), candidates);
-  const kept = candidates.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
-  const findings = resolveOverlaps(kept).map((s) => ({
-    type: s.type,
-    start: s.start,
-    end: s.end,
-    value: original.slice(s.start, s.end),
-  }));
-  return { findings, surnames };
+  const names = addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord, knownSurnames);
+  const named = candidates.slice();
+  const settle = (all: Candidate[]): Finding[] => {
+    if (all.length === 0) return [];
+    namesBeforeContacts(text, all.slice(), all);
+    const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
+    return resolveOverlaps(kept).map((s) => ({ type: s.type, start: s.start, end: s.end, value: original.slice(s.start, s.end) }));
+  };
+  return {
+    findings: settle(candidates),
+    surnames: names.surnames,
+    withKnown(known) {
+      const more = named.slice();
+      names.addKnown(more, known);
+      return settle(more);
+    },
+  };
 }
 
 /**
  * Every text of one request (its messages, system prompt, tool results): each as `detect` finds it, and then a
  * surname a text names in full found alone in the others too ("Please reply to Werner Emde." … "Emde says the
- * invoice is late."). Only the texts that hold such a surname are read again.
+ * invoice is late."). A text that holds such a surname is looked at again from its first reading: the recognizers
+ * and the tagger run once per text (a 76 KB conversation naming one person in each of 41 messages: 22.4 ms when
+ * such a text was read twice, against 13.6 ms for reading each once).
  */
 export function detectAll(texts: readonly string[]): Finding[][] {
   const first = texts.map((t) => scan(t));
@@ -64,8 +79,8 @@ export function detectAll(texts: readonly string[]): Finding[][] {
   const all = new Set(first.flatMap((r) => [...r.surnames]));
   if (all.size === 0) return first.map((r) => r.findings);
   return texts.map((t, i) => {
-    const own = first[i] as { findings: Finding[]; surnames: ReadonlySet<string> };
-    for (const s of surnamesMentioned(t, all)) if (!own.surnames.has(s)) return detect(t, all);
+    const own = first[i] as ReturnType<typeof scan>;
+    for (const s of surnamesMentioned(t, all)) if (!own.surnames.has(s)) return own.withKnown(all);
     return own.findings;
   });
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detect } from '../../src/privacy/index.js';
+import { detect, detectAll } from '../../src/privacy/index.js';
 
 describe('privacy/detect', () => {
   it('returns findings sorted by start with their values', () => {
@@ -74,5 +74,18 @@ describe('privacy/detect', () => {
       const text = unit.repeat(Math.ceil(1_000_000 / unit.length)) + ' x@example.com';
       expect(detect(text).some((f) => f.value === 'x@example.com'), unit).to.equal(true);
     }
+  });
+
+  it('finds across a request\'s texts what each names, as if each were read with the others\' surnames', () => {
+    // The second look starts from the first reading (no recognizer or tagger runs twice): the same findings as
+    // detect with the surnames given.
+    const texts = ['Please reply to Werner Tjaden about the invoice.', 'Tjaden says week 3 is late. Ask Anna Kowalska too.', 'Kowalska wrote back yesterday.'];
+    const all = detectAll(texts);
+    const known = new Set(['Tjaden', 'Kowalska']);
+    texts.forEach((t, i) => expect(all[i], t).to.deep.equal(detect(t, known)));
+    expect(detect(texts[1] as string).map((f) => f.value)).to.deep.equal(['Anna Kowalska']);
+    expect(all[1]?.map((f) => f.value)).to.deep.equal(['Tjaden', 'Anna Kowalska']);
+    expect(detect(texts[2] as string)).to.deep.equal([]);
+    expect(all[2]?.map((f) => f.value)).to.deep.equal(['Kowalska']);
   });
 });

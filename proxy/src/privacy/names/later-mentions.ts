@@ -252,7 +252,9 @@ function lonePersonAt(text: string, at: number, end: number, named: SpanIndex<Ta
  * ("Emdes Haltung", "z Kowalczykiem"), unless it lies in another candidate or one of `vetoes` (places and
  * organisations the tagger is sure of: "Jones Medical"), follows an article ("die Fischer"), or touches code.
  * `named`: every span the tagger read as a name of any kind, in text order. `known`: surnames of full names found in
- * the other texts of the same request (detectAll), looked for here too. Returns this text's own sure surnames.
+ * the other texts of the same request (detectAll), looked for here too. `ownAlready`: this text's own surnames
+ * from an earlier call, whose mentions `candidates` then already hold (a second look, for `known` alone). Returns
+ * this text's own sure surnames (and lone names by vote).
  */
 export function addLaterMentions(
   text: string,
@@ -261,10 +263,11 @@ export function addLaterMentions(
   vetoes: readonly Span[],
   commonWord: (word: string) => boolean,
   known: ReadonlySet<string> = NONE,
+  ownAlready?: ReadonlySet<string>,
 ): Set<string> {
   const places = oneWordPlaces(text, vetoes);
   const namedIndex = new SpanIndex(named);
-  const own = surnamesOf(text, candidates, named, namedIndex, places, commonWord);
+  const own = new Set(ownAlready ?? surnamesOf(text, candidates, named, namedIndex, places, commonWord));
   const surnames = new Set(own);
   for (const surname of known) if (!places.has(surname)) surnames.add(surname);
   if (surnames.size === 0) return own;

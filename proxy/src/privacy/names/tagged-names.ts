@@ -102,13 +102,24 @@ function personStart(text: string, s: TaggedSpan): number {
   return start;
 }
 
+/** What addTaggedNames found to look for elsewhere, and how to look here for what other texts found. */
+export interface TaggedNames {
+  /** The text's own surnames (and lone names) to look for in the request's other texts. */
+  readonly surnames: ReadonlySet<string>;
+  /**
+   * Adds to `candidates` (this text's, as addTaggedNames left them) the lone mentions of `known`, surnames other
+   * texts of the request found: the same as passing them to addTaggedNames, without reading the text again.
+   */
+  addKnown(candidates: Candidate[], known: ReadonlySet<string>): void;
+}
+
 /**
  * The tagger's people become PERSON candidates (ranked like the list matches, so the overlap rules settle them
  * the same way), unless code punctuation touches them. Its places and organisations are negative evidence: a
  * list match inside one ("Santander" in "Banco Santander", "Sebastián" in "San Sebastián") is dropped; so is a
  * lone list name its silence overrules (listVetoed). `commonWord`: whether the model's lexicon holds a word
  * lower-cased (name-detector.ts isCommonWord). Then surnames found again alone (later-mentions.ts), also those of
- * `knownSurnames`; returns the text's own surnames to look for.
+ * `knownSurnames`.
  */
 export function addTaggedNames(
   text: string,
@@ -116,7 +127,7 @@ export function addTaggedNames(
   candidates: Candidate[],
   commonWord: (word: string) => boolean = () => false,
   knownSurnames?: ReadonlySet<string>,
-): Set<string> {
+): TaggedNames {
   const others: TaggedSpan[] = [];
   const people: TaggedSpan[] = [];
   // The tagger's own candidates, in text order and apart from each other.
@@ -148,7 +159,11 @@ export function addTaggedNames(
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
-  return addLaterMentions(text, candidates, tagged, others, commonWord, knownSurnames);
+  const surnames = addLaterMentions(text, candidates, tagged, others, commonWord, knownSurnames);
+  return {
+    surnames,
+    addKnown: (more, known) => void addLaterMentions(text, more, tagged, others, commonWord, known, surnames),
+  };
 }
 
 const WORD_RE = /\S+/g;
