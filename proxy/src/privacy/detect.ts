@@ -70,8 +70,8 @@ function scan(
  * Every text of one request (its messages, system prompt, tool results): each as `detect` finds it, and then a
  * surname a text names in full found alone in the others too ("Please reply to Werner Emde." … "Emde says the
  * invoice is late."). A text that holds such a surname is looked at again from its first reading: the recognizers
- * and the tagger run once per text (a 76 KB conversation naming one person in each of 41 messages: 22.4 ms when
- * such a text was read twice, against 13.6 ms for reading each once).
+ * and the tagger run once per text (a 76 KB conversation of 41 messages, 40 of them gaining a name another gives
+ * in full: 15 ms when such texts were read twice, 9 ms now, 7 ms to read each once).
  */
 export function detectAll(texts: readonly string[]): Finding[][] {
   const first = texts.map((t) => scan(t));
