@@ -154,6 +154,10 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(people('Bundeskanzler Olaf Scholz traf gestern Jan Wiśniewski. Danach sagte Scholz, er sei zufrieden.')).to.include('Scholz');
     expect(people('Ngozi Okonkwo joined the board in May. According to Okonkwo, the deal is done.')).to.include('Okonkwo');
     expect(people('Wczoraj przyjechał Jan Wiśniewski. Rozmawiałem z Wiśniewskim o projekcie.')).to.include('Wiśniewskim');
+    // A surname never given in full: the tagger's sure "sagte Lippelt" marks "Lippelt betonte", which alone,
+    // opening a sentence, is under the margin a lone word needs.
+    const lippelt = 'Das sei falsch, sagte Lippelt dem Nachrichtenmagazin. Lippelt betonte, er bleibe im Amt.';
+    expect(detect(lippelt).map((f) => [f.value, f.start])).to.deep.equal([['Lippelt', 22], ['Lippelt', 54]]);
     const text = 'Anna Fischer kam spät. Die Fischer auf dem Main fuhren früh aus.';
     expect(people(text)).to.deep.equal(['Anna Fischer']);
   });
