@@ -48,7 +48,8 @@ function scan(
   // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
   // name that is a common word ("Dan", "Elke").
   const names = addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord, knownSurnames);
-  const named = candidates.slice();
+  // settle only appends to what it is given (namesBeforeContacts): the first `named` stay this reading's.
+  const named = candidates.length;
   const settle = (all: Candidate[]): Finding[] => {
     if (all.length === 0) return [];
     namesBeforeContacts(text, all.slice(), all);
@@ -59,7 +60,7 @@ function scan(
     findings: settle(candidates),
     surnames: names.surnames,
     withKnown(known) {
-      const more = named.slice();
+      const more = candidates.slice(0, named);
       names.addKnown(more, known);
       return settle(more);
     },

@@ -268,10 +268,10 @@ export function addLaterMentions(
   commonWord: (word: string) => boolean,
   known: ReadonlySet<string> = NONE,
   ownAlready?: ReadonlySet<string>,
-): Set<string> {
+): ReadonlySet<string> {
   const places = oneWordPlaces(text, vetoes);
   const namedIndex = new SpanIndex(named);
-  const own = new Set(ownAlready ?? surnamesOf(text, candidates, named, namedIndex, places, commonWord));
+  const own = ownAlready ?? surnamesOf(text, candidates, named, namedIndex, places, commonWord);
   const surnames = new Set(own);
   for (const surname of known) if (!places.has(surname)) surnames.add(surname);
   if (surnames.size === 0) return own;
