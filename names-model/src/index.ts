@@ -7,3 +7,5 @@ export type { LabelledSentence } from './read-corpus.js';
 export { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans } from './score-names.js';
 export type { NameScore, Span } from './score-names.js';
 export { splitOf } from './split.js';
+export { DEFAULT_CLUSTER_OPTIONS, trainWordClusters } from './word-clusters.js';
+export type { ClusterOptions } from './word-clusters.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ClusterOptions } from './word-clusters.js';
 
 /** One corpus file the pipeline reads: where it came from, under what licence, and its bytes' SHA-256. */
 export interface CorpusFile {
@@ -45,6 +46,8 @@ export interface DataManifest {
   readonly maxEpochs: number;
   /** Models trained on train + dev with successive shuffle seeds and averaged into the shipped one (default 1). */
   readonly members?: number;
+  /** Word-cluster settings (word-clusters.ts); defaults for any left out. */
+  readonly clusters?: Partial<Omit<ClusterOptions, 'seed'>>;
   readonly sources: readonly CorpusSource[];
   readonly model: {
     /** Relative to the repository root. */

@@ -1,4 +1,4 @@
-import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable } from '@gateway/proxy/privacy/names/name-features';
+import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type NameLexicon } from '@gateway/proxy/privacy/names/name-features';
 import type { NameModel } from '@gateway/proxy/privacy/names/name-model';
 import { addWeights, type TagScorer } from '@gateway/proxy/privacy/names/name-tagger';
 import type { WordInfo } from '@gateway/proxy/privacy/names/name-features';
@@ -11,7 +11,7 @@ import type { LabelledSentence } from './read-corpus.js';
  */
 export class AveragedPerceptron implements TagScorer {
   readonly scale = 1;
-  readonly lexicon: Uint32Array;
+  readonly lexicon: NameLexicon;
   private readonly mask: number;
   private readonly weights: Float32Array;
   private readonly totals: Float64Array;
@@ -20,7 +20,7 @@ export class AveragedPerceptron implements TagScorer {
 
   constructor(
     readonly buckets: number,
-    lexicon: Uint32Array,
+    lexicon: NameLexicon,
   ) {
     this.lexicon = lexicon;
     this.mask = buckets - 1;
@@ -107,7 +107,7 @@ export class AveragedPerceptron implements TagScorer {
 }
 
 /** Weights quantised to int16, the largest to ±32767. */
-export function quantisedModel(buckets: number, weights: Float32Array, lexicon: Uint32Array, info: Record<string, unknown>): NameModel {
+export function quantisedModel(buckets: number, weights: Float32Array, lexicon: NameLexicon, info: Record<string, unknown>): NameModel {
   let max = 0;
   for (let i = 0; i < weights.length; i++) if (Math.abs(weights[i] as number) > max) max = Math.abs(weights[i] as number);
   const scale = max === 0 ? 1 : max / 32767;

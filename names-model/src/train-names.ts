@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT } from '@gateway/proxy/privacy/names/name-features';
+import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT, type NameLexicon } from '@gateway/proxy/privacy/names/name-features';
 import { encodeNameModel, sha256Hex, type NameModel } from '@gateway/proxy/privacy/names/name-model';
 import { quantisedScorer, tagWords, type TagScorer } from '@gateway/proxy/privacy/names/name-tagger';
 import { locateCorpusFiles, type CorpusSource, type DataManifest } from './manifest.js';
@@ -7,6 +7,7 @@ import { AveragedPerceptron, quantisedModel, seededRandom, shuffledOrder } from 
 import { parseCorpus, type LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, f1, precision, recall, tagSpans, type NameScore } from './score-names.js';
 import { inSubsample, splitOf } from './split.js';
+import { DEFAULT_CLUSTER_OPTIONS, trainWordClusters } from './word-clusters.js';
 
 /** Held-out sentences of one source and language: the real-text report's unit. */
 export interface HeldOutSet {
@@ -67,8 +68,14 @@ export function scoreTagger(scorer: TagScorer, sentences: readonly LabelledSente
   return score;
 }
 
-/** Lower-case words the train part writes mid sentence at least three times: the model's lexicon. */
-export function buildLexicon(sentences: readonly LabelledSentence[]): Uint32Array {
+/** What the features look up beside the lists, all from the train part: common words and word clusters. */
+export function buildLexicon(manifest: DataManifest, sentences: readonly LabelledSentence[]): NameLexicon {
+  const options = { ...DEFAULT_CLUSTER_OPTIONS, ...manifest.clusters, seed: manifest.seed };
+  return { common: commonWords(sentences), clusters: trainWordClusters(sentences.map((s) => s.words), options) };
+}
+
+/** Lower-case words the train part writes mid sentence at least three times: the lower-case lexicon. */
+function commonWords(sentences: readonly LabelledSentence[]): Uint32Array {
   const counts = new Map<string, number>();
   for (const s of sentences) {
     for (let i = 1; i < s.words.length; i++) {
@@ -115,7 +122,7 @@ export function trainNames(options: TrainOptions): TrainResult {
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
   log(`sources: ${sources.map((s) => s.id).join(', ')}`);
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
-  const lexicon = buildLexicon(splits.train);
+  const lexicon = buildLexicon(manifest, splits.train);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
   const info = { sources: sources.map((s) => s.id), seed: manifest.seed };

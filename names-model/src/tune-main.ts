@@ -13,14 +13,15 @@ import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText,
 import { devDocuments, scoreDocuments } from './document-eval.js';
 import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
-// node names-model/dist/src/tune-main.js [--without=<source id>,…] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// node names-model/dist/src/tune-main.js [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
 // The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
 // part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
 // source's dev part per language. What the detector's rules and the training choices were tuned with.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
+const clusterOverride = arg('clusters');
+const manifest = { ...readManifest(join(ROOT, 'names-model/manifest.json')), ...(clusterOverride !== undefined ? { clusters: JSON.parse(clusterOverride) as object } : {}) };
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */
@@ -51,7 +52,7 @@ function trainOnly(epochs: number): NameModel {
   const without = arg('without')?.split(',') ?? [];
   const splits = loadSplits(manifest.seed, chosenSources(manifest, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
-  const lexicon = buildLexicon(splits.train);
+  const lexicon = buildLexicon(manifest, splits.train);
   const buckets = Number(arg('buckets') ?? manifest.buckets);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(buckets, lexicon);

@@ -10,10 +10,12 @@ import {
   TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
+import { coarseClusterOf, fineClusterOf, NO_CLUSTERS, type WordClusters } from './word-clusters.js';
 
 // Features of one word for the name tagger, hashed to integers: the word, its affixes and shape, the two words on
 // each side, the two tags before it, and the house's name lists and context rules (title before, place word
-// after, known given name or surname, Polish case endings stripped). Hashing keeps the model a flat weight table
+// after, known given name or surname, Polish case endings stripped), and the word clusters of the word and its
+// neighbours (word-clusters.ts). Hashing keeps the model a flat weight table
 // with no vocabulary to ship. The trainer (names-model/) and the proxy call exactly this code.
 
 export const NAME_TAGS = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC', 'B-ORG', 'I-ORG', 'B-MISC', 'I-MISC'] as const;
@@ -132,6 +134,9 @@ export interface WordInfo {
   readonly common: number;
   /** Known given name (1 plain, 2 word-like, 3 common word) × 4 + known surname (1 lone, 2 common word). */
   readonly gazetteer: number;
+  /** The word's fine cluster + 1 and coarse group + 1 (0: a word too rare in training to have one). */
+  readonly fine: number;
+  readonly coarse: number;
   /** The word's own features (word, affixes, shape, length, lists): their ids. */
   readonly lexical: Uint32Array;
 }
@@ -139,8 +144,16 @@ export interface WordInfo {
 // Words repeat (names above all), so each distinct word's hashes and lexical features are kept, per lexicon; a
 // map is emptied when it grows past the cap, which bounds memory and changes no result.
 const WORD_CACHE_CAP = 50_000;
-const wordCaches = new WeakMap<Uint32Array, Map<string, WordInfo>>();
-const NO_LEXICON = new Uint32Array(0);
+const wordCaches = new WeakMap<NameLexicon, Map<string, WordInfo>>();
+
+/** What the features look words up in besides the lists, learnt from the training text: both ship in the model. */
+export interface NameLexicon {
+  /** The lower-case lexicon (below), LEXICON_BITS bits, or none. */
+  readonly common: Uint32Array;
+  readonly clusters: WordClusters;
+}
+
+const NO_LEXICON: NameLexicon = { common: new Uint32Array(0), clusters: NO_CLUSTERS };
 
 // The lower-case lexicon: a Bloom filter (two probes) of the words the training text writes in lower case mid
 // sentence. A capitalised word whose lower-case form is in it ("Ieri", "Ayer", "Volgens", "Grace") is likely a
@@ -162,7 +175,7 @@ function inLexicon(lexicon: Uint32Array, lowerHash: number): boolean {
   return true;
 }
 
-export function wordInfo(w: string, lexicon: Uint32Array = NO_LEXICON): WordInfo {
+export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo {
   let cache = wordCaches.get(lexicon);
   if (cache === undefined) wordCaches.set(lexicon, (cache = new Map()));
   const hit = cache.get(w);
@@ -187,9 +200,21 @@ export function wordInfo(w: string, lexicon: Uint32Array = NO_LEXICON): WordInfo
   }
   if (STOP_WORDS.has(w)) lexical.push(mix(26, 1));
   // An initial ("C.", "M.") is no common word, whatever abbreviation shares its letters.
-  const common = lower !== w && !isInitial(w) && inLexicon(lexicon, lowerHash) ? 1 : 0;
+  const common = lower !== w && !isInitial(w) && inLexicon(lexicon.common, lowerHash) ? 1 : 0;
   lexical.push(mix(37, common * 8 + Math.min(given * 4 + surname, 7)));
-  const info: WordInfo = { lowerHash, shapeHash, suffixHash: fnv1a(lower.slice(-3)), common, gazetteer: given * 4 + surname, lexical: Uint32Array.from(lexical) };
+  const fine = fineClusterOf(lexicon.clusters, fnv1a(w));
+  const coarse = coarseClusterOf(lexicon.clusters, fine);
+  lexical.push(mix(40, fine), mix(41, coarse * 2 + common));
+  const info: WordInfo = {
+    lowerHash,
+    shapeHash,
+    suffixHash: fnv1a(lower.slice(-3)),
+    common,
+    gazetteer: given * 4 + surname,
+    fine,
+    coarse,
+    lexical: Uint32Array.from(lexical),
+  };
   cache.set(w, info);
   return info;
 }
@@ -201,7 +226,7 @@ export class NameFeatureContext {
   constructor(
     readonly words: readonly string[],
     readonly sentenceStart: Uint8Array,
-    private readonly lexicon: Uint32Array = NO_LEXICON,
+    private readonly lexicon: NameLexicon = NO_LEXICON,
   ) {
     this.infos = new Array<WordInfo | undefined>(words.length);
   }
@@ -280,6 +305,13 @@ export class NameFeatureContext {
     out[n++] = mix(31, info.shapeHash ^ Math.imul(prevTag + 1, 0x27d4eb2d));
     if (i > from) out[n++] = mix(35, this.info(i - 1).suffixHash);
     if (nextFrom === -1 && i + 1 < this.words.length) out[n++] = mix(36, this.info(i + 1).suffixHash);
+    // Clusters of the neighbours (a boundary is its own value), and of the word beside the tag before it.
+    const prevFine = i > from ? this.info(i - 1).fine : 0xffff;
+    const nextFine = nextFrom === -1 && i + 1 < this.words.length ? this.info(i + 1).fine : 0xffff;
+    out[n++] = mix(42, prevFine);
+    out[n++] = mix(43, nextFine);
+    out[n++] = mix(44, info.fine * 16 + prevTag);
+    out[n++] = mix(45, prevFine * 0x10000 + nextFine);
     return n;
   }
 }

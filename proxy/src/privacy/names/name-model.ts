@@ -1,28 +1,41 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { LEXICON_BITS, TAG_COUNT } from './name-features.js';
+import { LEXICON_BITS, TAG_COUNT, type NameLexicon } from './name-features.js';
 
 /**
  * The name tagger's weights: a hashed table of `buckets` × TAG_COUNT weights, quantised to 16 bits (the scale
- * turns them back into the trainer's units), and the lower-case lexicon. On disk: "PTAG2\n", a JSON header
- * line, then the gzipped table followed by the lexicon's bits.
+ * turns them back into the trainer's units), the lower-case lexicon and the word clusters. On disk: "PTAG3\n", a
+ * JSON header line (with the clusters' word and cluster counts), then gzipped: the table, the lexicon's bits,
+ * the clusters' word hashes (u32), their fine clusters (u16) and each fine cluster's coarse group (u8). Every
+ * part starts 4-byte aligned, so each is a view on one shared buffer.
  */
 export interface NameModel {
   readonly buckets: number;
   readonly scale: number;
   readonly weights: Int16Array;
-  /** The lower-case lexicon (name-features.ts), LEXICON_BITS bits. */
-  readonly lexicon: Uint32Array;
+  readonly lexicon: NameLexicon;
   readonly info: Readonly<Record<string, unknown>>;
 }
 
-const MAGIC = 'PTAG2\n';
+const MAGIC = 'PTAG3\n';
+
+const bytesOf = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const padded4 = (n: number): number => (n + 3) & ~3;
 
 export function encodeNameModel(model: NameModel): Buffer {
-  const header = JSON.stringify({ buckets: model.buckets, tags: TAG_COUNT, scale: model.scale, info: model.info });
-  const table = Buffer.from(model.weights.buffer, model.weights.byteOffset, model.weights.byteLength);
-  const lexicon = Buffer.from(model.lexicon.buffer, model.lexicon.byteOffset, model.lexicon.byteLength);
-  return Buffer.concat([Buffer.from(`${MAGIC}${header}\n`, 'utf8'), gzipSync(Buffer.concat([table, lexicon]), { level: 9 })]);
+  const { common, clusters } = model.lexicon;
+  const header = JSON.stringify({
+    buckets: model.buckets,
+    tags: TAG_COUNT,
+    scale: model.scale,
+    clusterWords: clusters.keys.length,
+    fineClusters: clusters.fineCount,
+    info: model.info,
+  });
+  const fine = Buffer.alloc(padded4(clusters.fine.byteLength));
+  bytesOf(clusters.fine).copy(fine);
+  const parts = [bytesOf(model.weights), bytesOf(common), bytesOf(clusters.keys), fine, bytesOf(clusters.coarseOf)];
+  return Buffer.concat([Buffer.from(`${MAGIC}${header}\n`, 'utf8'), gzipSync(Buffer.concat(parts), { level: 9 })]);
 }
 
 /** Throws with a plain reason when the bytes are not a model this code can run. */
@@ -34,19 +47,32 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     buckets: number;
     tags: number;
     scale: number;
+    clusterWords: number;
+    fineClusters: number;
     info: Record<string, unknown>;
   };
   if (header.tags !== TAG_COUNT) throw new Error(`model has ${header.tags} tags, this code ${TAG_COUNT}`);
   if (!Number.isInteger(Math.log2(header.buckets))) throw new Error('model bucket count is not a power of two');
+  const { clusterWords, fineClusters } = header;
+  if (!Number.isInteger(clusterWords) || !Number.isInteger(fineClusters) || fineClusters > 0xffff) throw new Error('model cluster counts are invalid');
   const payload = gunzipSync(bytes.subarray(eol + 1));
   const tableBytes = header.buckets * TAG_COUNT * 2;
-  if (payload.byteLength !== tableBytes + LEXICON_BITS / 8) throw new Error('model table has the wrong size');
+  const keysAt = tableBytes + LEXICON_BITS / 8;
+  const fineAt = keysAt + clusterWords * 4;
+  const coarseAt = fineAt + padded4(clusterWords * 2);
+  if (payload.byteLength !== coarseAt + fineClusters) throw new Error('model table has the wrong size');
   // Shared memory: the detector threads are handed these, not copies of them (19 MB each otherwise).
   const shared = new SharedArrayBuffer(payload.byteLength);
   new Uint8Array(shared).set(payload);
   const weights = new Int16Array(shared, 0, header.buckets * TAG_COUNT);
-  const lexicon = new Uint32Array(shared, tableBytes, LEXICON_BITS / 32);
-  return { buckets: header.buckets, scale: header.scale, weights, lexicon, info: header.info };
+  const common = new Uint32Array(shared, tableBytes, LEXICON_BITS / 32);
+  const clusters = {
+    keys: new Uint32Array(shared, keysAt, clusterWords),
+    fine: new Uint16Array(shared, fineAt, clusterWords),
+    coarseOf: new Uint8Array(shared, coarseAt, fineClusters),
+    fineCount: fineClusters,
+  };
+  return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters }, info: header.info };
 }
 
 export function sha256Hex(bytes: Buffer): string {

@@ -1,4 +1,4 @@
-import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type WordInfo } from './name-features.js';
+import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type NameLexicon, type WordInfo } from './name-features.js';
 import type { NameModel } from './name-model.js';
 import { tokeniseForNames, type NameTokens } from './name-tokens.js';
 
@@ -26,8 +26,8 @@ const KINDS = ['PER', 'LOC', 'ORG', 'MISC'] as const;
 
 /** Anything scoring weights from feature ids: the shipped quantised model, or the trainer's live weights. */
 export interface TagScorer {
-  /** The lower-case lexicon the features read (name-features.ts). */
-  readonly lexicon: Uint32Array;
+  /** The lexicon and clusters the features read (name-features.ts). */
+  readonly lexicon: NameLexicon;
   /** Score units per trainer unit: margins are divided by it. */
   readonly scale: number;
   /** Scores of every tag for a word: its lexical features (info.lexical) plus `n` contextual ones. */

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadNameModel, NameModelError, SHIPPED_NAME_MODEL_FILE } from '../../../src/privacy/index.js';
+import { fnv1a } from '../../../src/privacy/names/name-features.js';
+import { decodeNameModel, encodeNameModel } from '../../../src/privacy/names/name-model.js';
+import { fineClusterOf } from '../../../src/privacy/names/word-clusters.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/main.js', import.meta.url));
 
@@ -28,6 +32,26 @@ describe('privacy: loading the person-name model', () => {
     const model = loadNameModel();
     expect(model.buckets).to.be.greaterThan(1000);
     expect(model.weights.length).to.equal(model.buckets * 9);
+  });
+
+  it('carries word clusters: frequent words have one, an invented word none; encoding round-trips them', () => {
+    const model = loadNameModel();
+    const { clusters } = model.lexicon;
+    expect(clusters.keys.length).to.be.greaterThan(10_000);
+    for (const w of ['said', 'sagte', 'John', 'Paris']) expect(fineClusterOf(clusters, fnv1a(w)), w).to.be.within(1, clusters.fineCount);
+    expect(fineClusterOf(clusters, fnv1a('Qxzwvotl'))).to.equal(0);
+    const again = decodeNameModel(encodeNameModel(model)).lexicon.clusters;
+    expect(Buffer.from(again.keys.buffer).equals(Buffer.from(clusters.keys.buffer))).to.equal(true);
+    expect([...again.fine]).to.deep.equal([...clusters.fine]);
+    expect([...again.coarseOf]).to.deep.equal([...clusters.coarseOf]);
+  });
+
+  it('refuses a model whose cluster part is cut short', () => {
+    const bytes = encodeNameModel(loadNameModel());
+    const eol = bytes.indexOf(0x0a, 6);
+    const payload = gunzipSync(bytes.subarray(eol + 1));
+    const cut = Buffer.concat([bytes.subarray(0, eol + 1), gzipSync(payload.subarray(0, payload.length - 8))]);
+    expect(() => decodeNameModel(cut)).to.throw(/wrong size/);
   });
 
   it('refuses a missing file, a changed file and a missing checksum note, saying which file and what to do', () => {
