@@ -14,6 +14,7 @@ import {
 } from '../recognizers/person-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
+import { typeNamesIn } from './type-names.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -132,6 +133,7 @@ export function addTaggedNames(
   const people: TaggedSpan[] = [];
   // The tagger's own candidates, in text order and apart from each other.
   const mine: Candidate[] = [];
+  let typeNames: ReadonlySet<string> | undefined;
   for (const s of tagged) {
     if (s.kind !== 'PER') {
       // Only a sure place or organisation overrules a list match; "Thanks Jane" read as ORG does not.
@@ -145,6 +147,8 @@ export function addTaggedNames(
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
+    // A lone word the text's code uses as a type ("grant: Grant"): read only when such a word is found.
+    if (s.words === 1 && (typeNames ??= typeNamesIn(text)).has(text.slice(start, end))) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
     if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };

@@ -61,6 +61,16 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(code, [span(code, 'Thomas', 'PER', 30), span(code, 'Victoria', 'PER', 30)])).to.deep.equal([]);
   });
 
+  it('drops a lone word the text\'s code uses as a type, in its comments too, and keeps it where no code does', () => {
+    const code = '/** A Grant without evidence. */\nfunction settle(grant: Grant, usage?: Usage): void {}';
+    expect(people(code, [span(code, 'Grant', 'PER', 35)])).to.deep.equal([]);
+    const prose = 'Note: Grant said the grant was approved.';
+    expect(people(prose, [span(prose, 'Grant', 'PER', 35)])).to.deep.equal(['Grant']);
+    // A full name is no type name, whatever the code around it (and its surname is then found alone as well).
+    const full = 'grant: Grant\nAsk Hugh Grant.';
+    expect(people(full, [span(full, 'Hugh Grant', 'PER', 35)])).to.include('Hugh Grant');
+  });
+
   it('keeps a sure name before a one- or two-digit score, and drops names beside house numbers', () => {
     const score = 'Wasim Akram b Croft 6 , Saqlain Mushtaq c Knight b Gough 46 .';
     expect(people(score, [span(score, 'Croft', 'PER', 30), span(score, 'Gough', 'PER', 30)])).to.deep.equal(['Croft', 'Gough']);
