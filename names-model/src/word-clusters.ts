@@ -41,15 +41,18 @@ interface SparseRows {
 }
 
 /** The vocabulary: words seen at least minCount times, most frequent first (ties by code unit order). */
-function vocabulary(sentences: readonly (readonly string[])[], minCount: number): { words: string[]; counts: Map<string, number> } {
+function vocabulary(sentences: readonly (readonly string[])[], minCount: number): string[] {
   const counts = new Map<string, number>();
   for (const s of sentences) for (const w of s) counts.set(w, (counts.get(w) ?? 0) + 1);
   const words = [...counts.keys()].filter((w) => (counts.get(w) as number) >= minCount);
   words.sort((a, b) => (counts.get(b) as number) - (counts.get(a) as number) || (a < b ? -1 : a > b ? 1 : 0));
-  return { words, counts };
+  return words;
 }
 
-/** Each vocabulary word's neighbour counts as positive PMI (context counts smoothed by ^0.75), rows L2-normalised. */
+/**
+ * Each vocabulary word's neighbour counts as positive PMI, rows L2-normalised. A context's probability sums its
+ * pair counts raised to 0.75, which damps the contexts every word has (a full stop, "the").
+ */
 function contextRows(sentences: readonly (readonly string[])[], words: readonly string[], contextWords: number): SparseRows {
   const index = new Map<string, number>();
   words.forEach((w, i) => index.set(w, i));
@@ -195,7 +198,7 @@ function coarseGroups(centroids: Float32Array, fine: number, coarse: number, dim
 /** Clusters for the words of `sentences` (see the file's head). */
 export function trainWordClusters(sentences: readonly (readonly string[])[], options: ClusterOptions = DEFAULT_CLUSTER_OPTIONS): WordClusters {
   const random = seededRandom(options.seed);
-  const { words } = vocabulary(sentences, options.minCount);
+  const words = vocabulary(sentences, options.minCount);
   const rows = contextRows(sentences, words, options.contextWords);
   const dimCount = 2 * (1 + SHAPE_DIMS + Math.min(options.contextWords, words.length));
   const fine = Math.min(options.fine, words.length);
