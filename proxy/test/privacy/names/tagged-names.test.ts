@@ -61,6 +61,13 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(code, [span(code, 'Thomas', 'PER', 30), span(code, 'Victoria', 'PER', 30)])).to.deep.equal([]);
   });
 
+  it('finds a known surname alone where the tagger reads it as a place, unless it is sure of the place', () => {
+    const text = 'Ask Anna Kowalska. Kowalska wrote back.';
+    const lone = (margin: number): TaggedSpan => ({ ...span(text, 'Kowalska', 'LOC', margin), start: 19, end: 27, opensSentence: true });
+    expect(people(text, [span(text, 'Anna Kowalska', 'PER', 60), lone(17)])).to.deep.equal(['Anna Kowalska', 'Kowalska']);
+    expect(people(text, [span(text, 'Anna Kowalska', 'PER', 60), lone(40)])).to.deep.equal(['Anna Kowalska']);
+  });
+
   it('drops a lone word the text\'s code uses as a type, in its comments too, and keeps it where no code does', () => {
     const code = '/** A Grant without evidence. */\nfunction settle(grant: Grant, usage?: Usage): void {}';
     expect(people(code, [span(code, 'Grant', 'PER', 35)])).to.deep.equal([]);
