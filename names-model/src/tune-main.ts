@@ -21,7 +21,9 @@ import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-na
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const clusterOverride = arg('clusters');
-const manifest = { ...readManifest(join(ROOT, 'names-model/manifest.json')), ...(clusterOverride !== undefined ? { clusters: JSON.parse(clusterOverride) as object } : {}) };
+const shipped = readManifest(join(ROOT, 'names-model/manifest.json'));
+// --clusters overrides the manifest's cluster settings one by one.
+const manifest = clusterOverride === undefined ? shipped : { ...shipped, clusters: { ...shipped.clusters, ...(JSON.parse(clusterOverride) as object) } };
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */

@@ -1,5 +1,5 @@
 import { fnv1a } from '@gateway/proxy/privacy/names/name-features';
-import type { WordClusters } from '@gateway/proxy/privacy/names/word-clusters';
+import { MAX_FINE, type WordClusters } from '@gateway/proxy/privacy/names/word-clusters';
 import { seededRandom } from './perceptron.js';
 
 // Word clusters for the tagger: words that stand in the same company ("said Kowalski", "said Müller") land in
@@ -10,7 +10,7 @@ import { seededRandom } from './perceptron.js';
 
 export interface ClusterOptions {
   readonly seed: number;
-  /** Fine clusters (≤ 65535) and the coarse groups they fall into (≤ 255). */
+  /** Fine clusters (≤ 65534) and the coarse groups they fall into (≤ 255). */
   readonly fine: number;
   readonly coarse: number;
   /** Words seen fewer times have no cluster. */
@@ -197,6 +197,10 @@ function coarseGroups(centroids: Float32Array, fine: number, coarse: number, dim
 
 /** Clusters for the words of `sentences` (see the file's head). */
 export function trainWordClusters(sentences: readonly (readonly string[])[], options: ClusterOptions = DEFAULT_CLUSTER_OPTIONS): WordClusters {
+  // Fine clusters + 1 are u16 feature values (0xffff marks a sentence boundary), coarse groups u8.
+  if (!(options.fine >= 1 && options.fine <= MAX_FINE) || !(options.coarse >= 1 && options.coarse <= 255)) {
+    throw new Error(`cluster counts out of range: fine ${options.fine} (1-${MAX_FINE}), coarse ${options.coarse} (1-255)`);
+  }
   const random = seededRandom(options.seed);
   const words = vocabulary(sentences, options.minCount);
   const rows = contextRows(sentences, words, options.contextWords);

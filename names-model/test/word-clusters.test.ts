@@ -45,6 +45,11 @@ describe('names-model: word clusters from the neighbours', () => {
     expect(coarseClusterOf(clusters, 0)).to.equal(0);
   });
 
+  it('refuses cluster counts its tables cannot hold', () => {
+    expect(() => trainWordClusters(corpus(), { ...OPTIONS, fine: 70_000 })).to.throw(/fine 70000/);
+    expect(() => trainWordClusters(corpus(), { ...OPTIONS, coarse: 300 })).to.throw(/coarse 300/);
+  });
+
   it('is the same table for the same text and seed', () => {
     const a = trainWordClusters(corpus(), OPTIONS);
     const b = trainWordClusters(corpus(), OPTIONS);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { LEXICON_BITS, TAG_COUNT, type NameLexicon } from './name-features.js';
+import { MAX_FINE } from './word-clusters.js';
 
 /**
  * The name tagger's weights: a hashed table of `buckets` × TAG_COUNT weights, quantised to 16 bits (the scale
@@ -54,7 +55,9 @@ export function decodeNameModel(bytes: Buffer): NameModel {
   if (header.tags !== TAG_COUNT) throw new Error(`model has ${header.tags} tags, this code ${TAG_COUNT}`);
   if (!Number.isInteger(Math.log2(header.buckets))) throw new Error('model bucket count is not a power of two');
   const { clusterWords, fineClusters } = header;
-  if (!Number.isInteger(clusterWords) || !Number.isInteger(fineClusters) || fineClusters > 0xffff) throw new Error('model cluster counts are invalid');
+  if (!Number.isInteger(clusterWords) || clusterWords < 0 || !Number.isInteger(fineClusters) || fineClusters < 0 || fineClusters > MAX_FINE) {
+    throw new Error('model cluster counts are invalid');
+  }
   const payload = gunzipSync(bytes.subarray(eol + 1));
   const tableBytes = header.buckets * TAG_COUNT * 2;
   const keysAt = tableBytes + LEXICON_BITS / 8;
@@ -72,6 +75,7 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     coarseOf: new Uint8Array(shared, coarseAt, fineClusters),
     fineCount: fineClusters,
   };
+  for (const f of clusters.fine) if (f >= fineClusters) throw new Error('model names a word cluster it does not have');
   return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters }, info: header.info };
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../recognizers/person-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
-import { typeNamesIn } from './type-names.js';
+import { onCodeLine, typeNamesIn } from './type-names.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -41,7 +41,8 @@ const VETO_MARGIN = 4;
 // place at margin 4 by the retrained model is a person; "Santander" in "Banco Santander" is two words.
 const ONE_WORD_VETO_MARGIN = 10;
 // A surname known from a full name (in this text or another of the request) is kept from a lone mention that the
-// tagger reads as a one-word place or organisation only when it is this sure: the clustered model reads lone
+// tagger reads as a one-word place or organisation, and such a word from counting as a surname at all ("Jordan"),
+// only when the tagger is this sure of the place: the clustered model reads lone
 // surnames as places at 10-30 ("Kowalska wrote back yesterday": LOC at 17). CoNLL-2003 dev articles read whole,
 // a model trained on the train part: en 0.942 / 0.857 → 0.939 / 0.876, de 0.874 / 0.680 → 0.874 / 0.697 (at 10
 // and 25; 20: recall 0.870 and 0.694; 30: 0.881 and 0.698, but the city in "Plaza Mayor 199, 6º C, Sevilla", LOC
@@ -155,8 +156,10 @@ export function addTaggedNames(
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
-    // A lone word the text's code uses as a type ("grant: Grant"): read only when such a word is found.
-    if (s.words === 1 && (typeNames ??= typeNamesIn(text)).has(text.slice(start, end))) continue;
+    // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
+    // the text's type names are read only when such a word is found.
+    const word = s.words === 1 ? text.slice(start, end) : '';
+    if (word !== '' && (typeNames ??= typeNamesIn(text)).has(word) && onCodeLine(text, start, word)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
     if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };

@@ -1,6 +1,7 @@
 // Code names a parameter or field after its type: "grant: Grant", "user?: User", "rose: Rose" (TypeScript,
-// Python, Rust, Kotlin, Swift). Where a text does that, the word is a type throughout it, in a doc comment too
-// ("A Grant without evidence"), and not a person; prose never writes a word, a colon and the same word capitalised.
+// Python, Rust, Kotlin, Swift). Where a text does that, the word is a type on its code and comment lines ("/** A
+// Grant without evidence */"), not a person; prose never writes a word, a colon and the same word capitalised, and
+// a prose line of the same text ("Grant will review it.") keeps its people.
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
@@ -30,4 +31,19 @@ export function typeNamesIn(text: string): ReadonlySet<string> {
     if (type.toLowerCase() === text.slice(start, end).toLowerCase()) out.add(type);
   }
   return out;
+}
+
+const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--)/;
+const CODE_PUNCTUATION = /[{}();=<>[\]]/;
+
+/**
+ * Whether the line holding the type name `type` at `at` reads as code or a comment: a comment marker opens it,
+ * code punctuation is in it, or it annotates with the type itself ("  grant: Grant,").
+ */
+export function onCodeLine(text: string, at: number, type: string): boolean {
+  const from = text.lastIndexOf('\n', at) + 1;
+  let to = text.indexOf('\n', at);
+  if (to === -1) to = text.length;
+  const line = text.slice(from, to);
+  return COMMENT_START.test(line) || CODE_PUNCTUATION.test(line) || line.includes(`: ${type}`) || line.includes(`:${type}`);
 }

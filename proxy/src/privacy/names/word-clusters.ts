@@ -13,6 +13,9 @@ export interface WordClusters {
   readonly fineCount: number;
 }
 
+/** Most fine clusters a model may have: their number + 1 is a u16 feature value, and 0xffff marks a boundary. */
+export const MAX_FINE = 0xfffe;
+
 export const NO_CLUSTERS: WordClusters = { keys: new Uint32Array(0), fine: new Uint16Array(0), coarseOf: new Uint8Array(0), fineCount: 0 };
 
 /** The fine cluster + 1 of the word whose fnv1a is `key`, or 0 for a word with none. */
