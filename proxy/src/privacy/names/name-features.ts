@@ -55,7 +55,8 @@ function mix(template: number, value: number): number {
   return h >>> 0;
 }
 
-function isUpper(c: string): boolean {
+/** Whether the character `c` is a capital letter (any script). */
+export function isUpper(c: string): boolean {
   const code = c.charCodeAt(0);
   // ASCII first: no string is made for the common case.
   if (code < 0x80) return code >= 0x41 && code <= 0x5a;

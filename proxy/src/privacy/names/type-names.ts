@@ -1,3 +1,5 @@
+import { isUpper } from './name-features.js';
+
 // Code names a parameter or field after its type: "grant: Grant", "user?: User", "rose: Rose" (TypeScript,
 // Python, Rust, Kotlin, Swift). Where a text does that, the word is a type on its code and comment lines ("/** A
 // Grant without evidence */"), not a person; prose never writes a word, a colon and the same word capitalised, and
@@ -5,12 +7,8 @@
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
-function isLowerStart(c: string): boolean {
+function isLower(c: string): boolean {
   return c !== c.toUpperCase() && c === c.toLowerCase();
-}
-
-function isUpperStart(c: string): boolean {
-  return c !== c.toLowerCase() && c === c.toUpperCase();
 }
 
 /** The capitalised words `text` annotates a same-named identifier with: one pass over its colons. */
@@ -21,10 +19,10 @@ export function typeNamesIn(text: string): ReadonlySet<string> {
     if (text.charAt(end - 1) === '?') end -= 1;
     let start = end;
     while (start > 0 && WORD_CHAR.test(text.charAt(start - 1))) start -= 1;
-    if (start === end || !isLowerStart(text.charAt(start))) continue;
+    if (start === end || !isLower(text.charAt(start))) continue;
     let from = colon + 1;
     while (text.charAt(from) === ' ' || text.charAt(from) === '\t') from += 1;
-    if (!isUpperStart(text.charAt(from))) continue;
+    if (!isUpper(text.charAt(from))) continue;
     let to = from + 1;
     while (to < text.length && WORD_CHAR.test(text.charAt(to))) to += 1;
     const type = text.slice(from, to);
