@@ -203,7 +203,8 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
   // An initial ("C.", "M.") is no common word, whatever abbreviation shares its letters.
   const common = lower !== w && !isInitial(w) && inLexicon(lexicon.common, lowerHash) ? 1 : 0;
   lexical.push(mix(37, common * 8 + Math.min(given * 4 + surname, 7)));
-  const fine = fineClusterOf(lexicon.clusters, fnv1a(w));
+  // Clusters are keyed by the word as written; most words are in lower case already.
+  const fine = fineClusterOf(lexicon.clusters, lower === w ? lowerHash : fnv1a(w));
   const coarse = coarseClusterOf(lexicon.clusters, fine);
   lexical.push(mix(40, fine), mix(41, coarse * 2 + common));
   const info: WordInfo = {

@@ -42,9 +42,9 @@ const VETO_MARGIN = 4;
 const ONE_WORD_VETO_MARGIN = 10;
 // A surname known from a full name (in this text or another of the request) is kept from a lone mention that the
 // tagger reads as a one-word place or organisation, and such a word from counting as a surname at all ("Jordan"),
-// only when the tagger is this sure of the place: the clustered model reads lone
-// surnames as places at 10-30 ("Kowalska wrote back yesterday": LOC at 17). CoNLL-2003 dev articles read whole,
-// a model trained on the train part: en 0.942 / 0.857 → 0.939 / 0.876, de 0.874 / 0.680 → 0.874 / 0.697 (at 10
+// only when the tagger is this sure of the place: the clustered model reads lone surnames as places at 10-30
+// ("Kowalska wrote back yesterday": LOC at 17). CoNLL-2003 dev articles read whole, a model trained on the train
+// part: en 0.942 / 0.857 → 0.939 / 0.876, de 0.874 / 0.680 → 0.874 / 0.697 (at 10
 // and 25; 20: recall 0.870 and 0.694; 30: 0.881 and 0.698, but the city in "Plaza Mayor 199, 6º C, Sevilla", LOC
 // at 29.6, became a person where "Marilú Sevilla" attends; 45 and never as 30, German precision -0.2 sentence by
 // sentence); the sentence-by-sentence dev sets unchanged.
