@@ -85,9 +85,10 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       const type = (cols[1] ?? 'O').trim();
       tag = type === 'O' || type === '' ? 'O' : `I-${type}`;
     } else if (source.format === 'iob2-tsv') {
+      // Universal NER's OTH (nationalities, events, works) is CoNLL's MISC; its stray B-O is O.
       const cols = line.split('\t');
       word = cols[1] ?? '';
-      tag = cols[2] ?? 'O';
+      tag = (cols[2] ?? 'O').replace(/-OTH$/, '-MISC');
     } else if (source.format === 'germeval-tsv') {
       const cols = line.split('\t');
       word = cols[1] ?? '';

@@ -48,6 +48,17 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(alone, [span(alone, 'Steuerliche', 'PER', 6)])).to.deep.equal([]);
   });
 
+  it('reads the word after a letter\'s opening ("Pan Frączek, …") as a sentence\'s first word, and no other after a comma', () => {
+    const letter = 'Pan Frączek, Budżet wynosi 475 382 139 zł.';
+    expect(people(letter, [span(letter, 'Budżet', 'PER', 10)])).to.deep.equal([]);
+    expect(people(letter, [span(letter, 'Budżet', 'PER', 26)])).to.deep.equal(['Budżet']);
+    const greeted = 'Meeting notes\nHi Tom, Zarvenko will call you.';
+    expect(people(greeted, [span(greeted, 'Zarvenko', 'PER', 12)])).to.deep.equal([]);
+    // A comma after anything but a greeting or a title leaves the word where it is: mid-sentence.
+    const prose = 'In Kraków, Frączek spoke first.';
+    expect(people(prose, [span(prose, 'Frączek', 'PER', 10)])).to.deep.equal(['Frączek']);
+  });
+
   it('drops field labels, products, headings, lone letters and names in code', () => {
     const label = 'Handy: 0160 2866473';
     expect(people(label, [span(label, 'Handy', 'PER', 40)])).to.deep.equal([]);
@@ -55,6 +66,11 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(product, [span(product, 'Claude Code', 'PER', 40), span(product, 'Sonnet', 'PER', 40)])).to.deep.equal([]);
     const heading = 'see Status Workflow below';
     expect(people(heading, [span(heading, 'Status Workflow', 'PER', 9, { commonWords: 2 })])).to.deep.equal([]);
+    // A plural acronym is no word of a name, whatever the margin; a name of capitals is still one.
+    const ids = 'Opus 4.8, and Haiku 4.5 Model IDs — Fable 5';
+    expect(people(ids, [span(ids, 'Model IDs', 'PER', 30)])).to.deep.equal([]);
+    const caps = 'Signed by ANNA JONES today';
+    expect(people(caps, [span(caps, 'ANNA JONES', 'PER', 30)])).to.deep.equal(['ANNA JONES']);
     const letter = 'Can I withdraw cash?';
     expect(people(letter, [span(letter, 'I', 'PER', 30, { opensSentence: false })])).to.deep.equal([]);
     const code = "import { Thomas, Victoria } from './people';";
