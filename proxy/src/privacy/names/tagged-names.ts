@@ -286,7 +286,10 @@ function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], p
   return p === undefined || p.end <= c.start;
 }
 
-const GREETING_WORDS: ReadonlySet<string> = new Set(GREETINGS.flatMap((g) => [g, g.toLowerCase()]));
+/** Each greeting's last word, either case: what stands right before the name ("Buenos días Rosa"). */
+const GREETING_WORDS: ReadonlySet<string> = new Set(
+  GREETINGS.map((g) => g.slice(g.lastIndexOf(' ') + 1)).flatMap((w) => [w, w.toLowerCase()]),
+);
 const WORD_BEFORE_RE = /([\p{L}]+)[ \t]+$/u;
 
 /** Whether the word at [start, end) follows a greeting word, or opens a line before a colon. */

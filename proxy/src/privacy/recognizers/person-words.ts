@@ -100,9 +100,13 @@ export const OFFICE_MODIFIERS: ReadonlySet<string> = new Set(['Prime', 'Primo', 
 
 /** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
 export const GREETINGS = [
-  'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Bonjour',
-  'Salut', 'Cher', 'Chère', 'Hola', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao', 'Caro', 'Cara', 'Gentile',
-  'Buongiorno', 'Cześć', 'Witaj', 'Szanowny Panie', 'Szanowna Pani', 'Beste', 'Hoi', 'Geachte',
+  'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Good morning', 'Good Morning', 'Good afternoon', 'Good Afternoon',
+  'Good evening', 'Good Evening', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Guten Morgen',
+  'Guten Tag', 'Guten Abend', 'Moin', 'Servus', 'Bonjour', 'Bonsoir', 'Salut', 'Coucou', 'Cher', 'Chère', 'Hola',
+  'Buenos días', 'Buenas tardes', 'Buenas noches', 'Buenas', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao',
+  'Salve', 'Caro', 'Cara', 'Gentile', 'Buongiorno', 'Buonasera', 'Cześć', 'Witaj', 'Witam', 'Dzień dobry',
+  'Dobry wieczór', 'Szanowny Panie', 'Szanowna Pani', 'Beste', 'Hoi', 'Goedemorgen', 'Goedemiddag', 'Goedenavond',
+  'Geachte',
 ];
 
 /** Sign-offs after which the next line begins with the writer's name. */

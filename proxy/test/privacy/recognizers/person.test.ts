@@ -40,6 +40,10 @@ describe('privacy/recognizers/person', () => {
     expect(find('Cordialement,\nAmélie Durand')).to.deep.equal(['Amélie Durand']);
     expect(find('Kind regards,\nAoife Murphy\nAccounts')).to.deep.equal(['Aoife Murphy']);
     expect(find('Ciao Grace!')).to.deep.equal(['Grace']); // a word-like name counts in a greeting
+    // The time-of-day greetings of the seven languages, a name the lists lack after each.
+    const greeted = ['Good morning', 'Good Afternoon', 'Guten Morgen', 'Bonsoir', 'Buenos días', 'Buonasera', 'Dzień dobry', 'Goedemorgen'];
+    for (const g of greeted) expect(find(`${g} Zarvenko,\nthe draft is attached.`), g).to.deep.equal(['Zarvenko']);
+    expect(find('Guten Tag Frau Oltmanns,\nanbei der Entwurf.')).to.deep.equal(['Oltmanns']);
     // "Buongiorno" is also a surname, but a greeting here; the name after it is found.
     expect(find('Poi andiamo in Via del Corso.\nBuongiorno Sperandio,\n')).to.deep.equal(['Sperandio']);
     // In the middle of a sentence they are names again.
