@@ -71,8 +71,7 @@ function personStart(text: string, s: TaggedSpan): number {
   let firstCommon = s.firstCommon;
   if (words === 1 && text.charCodeAt(s.end) === 0x3a /* : */) return -1; // a field label: "Handy:", "Tarjeta:"
   if (ACRONYM_PLURAL.test(text.slice(s.start, s.end))) return -1;
-  const opens = s.opensSentence || opensLetterBody(text, s.start);
-  if (opens) {
+  if (s.opensSentence) {
     // "Ieri Bianchi …", "Secondo Lombardi …", "Can I …": a sentence's first word the tagger is unsure of, or
     // one the training text writes in lower case (a known given name aside), is not part of the name.
     const first = text.slice(s.start, words > 1 ? s.secondStart : s.end).trimEnd();
@@ -104,34 +103,16 @@ function personStart(text: string, s: TaggedSpan): number {
   const word = text.slice(start, s.end);
   if (word.length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
-  if (start === s.start && opens && confidence < OPENING_WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
+  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
-  // case ("Date", "Mój" after "Pan Wrona, …"), needs a sure margin.
-  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && opens) || confidence < COMMON_WORD_MARGIN)) return -1;
+  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
+  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < COMMON_WORD_MARGIN)) return -1;
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < COMMON_WORD_MARGIN) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
   if (confidence < WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
   return start;
-}
-
-/** A line that opens a letter: a greeting or a title, the reader's name, a comma ("Señora Pedraza, ", "Hi Tom, "). */
-const LETTER_OPENING = /^[ \t>]*([^\n,.;:!?]{2,60}),[ \t]+$/u;
-
-/**
- * Whether `start` is the first word after a letter's opening on the same line: the body's first sentence starts
- * there, capitalised whatever the word ("Señor Quiñónez, Ingrese en la cuenta …", "Pan Frączek, Budżet wynosi …").
- */
-function opensLetterBody(text: string, start: number): boolean {
-  // Only the 64 characters before: searching back to the line's start could cross a whole text without breaks.
-  const from = Math.max(0, start - 64);
-  const before = text.slice(from, start);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  if (lineStart === 0 && from > 0) return false;
-  const head = LETTER_OPENING.exec(before.slice(lineStart))?.[1];
-  if (head === undefined) return false;
-  return startsWithSalutation(head) || TITLE_SET.has((FIRST_WORD.exec(`${head} `)?.[1] ?? '').replace(/\.$/, ''));
 }
 
 /** What addTaggedNames found to look for elsewhere, and how to look here for what other texts found. */

@@ -74,7 +74,7 @@ export const SURNAME_SET: ReadonlySet<string> = new Set([...LONE_SURNAME_SET, ..
 export const TITLES = [
   'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Herrn', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',
   'Madame', 'Sr', 'Sra', 'Srta', 'Señor', 'Señora', 'Doña', 'Sig', 'Sig.ra', 'Sig.na', 'Signor', 'Signora',
-  'Dott', 'Dott.ssa', 'Pan', 'Pani', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
+  'Dott', 'Dott.ssa', 'Pan', 'Pani', 'Panie', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];
 
 /** The titles without their full stops ("Dr", "Sig.ra"): a word as the name tagger's tokens write it. */
@@ -98,12 +98,15 @@ Direttore Giudice Sędzia Kollege Kollegin Collega Kolego Onorevole
 /** Words that open an office only before one of OFFICES ("Prime Minister", "Primo Ministro", "Vice President"). */
 export const OFFICE_MODIFIERS: ReadonlySet<string> = new Set(['Prime', 'Primo', 'Primer', 'Premier', 'Vice', 'Deputy', 'Chief', 'Lord', 'Erster', 'Erste']);
 
-/** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
+/**
+ * Greetings after which a capitalised word and a comma (or the line's end) name the reader. The rules match each
+ * with its first word in either case and, if longer, with every word capitalised too ("Buenas Tardes").
+ */
 export const GREETINGS = [
   'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Good morning', 'Good Morning', 'Good afternoon', 'Good Afternoon',
   'Good evening', 'Good Evening', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Guten Morgen',
   'Guten Tag', 'Guten Abend', 'Moin', 'Servus', 'Bonjour', 'Bonsoir', 'Salut', 'Coucou', 'Cher', 'Chère', 'Hola',
-  'Buenos días', 'Buenas tardes', 'Buenas noches', 'Buenas', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao',
+  'Buenos días', 'Buenos dias', 'Buenas tardes', 'Buenas noches', 'Buenas', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao',
   'Salve', 'Caro', 'Cara', 'Gentile', 'Buongiorno', 'Buonasera', 'Cześć', 'Witaj', 'Witam', 'Dzień dobry',
   'Dobry wieczór', 'Szanowny Panie', 'Szanowna Pani', 'Beste', 'Hoi', 'Goedemorgen', 'Goedemiddag', 'Goedenavond',
   'Geachte',

@@ -44,6 +44,12 @@ describe('privacy/recognizers/person', () => {
     const greeted = ['Good morning', 'Good Afternoon', 'Guten Morgen', 'Bonsoir', 'Buenos días', 'Buonasera', 'Dzień dobry', 'Goedemorgen'];
     for (const g of greeted) expect(find(`${g} Zarvenko,\nthe draft is attached.`), g).to.deep.equal(['Zarvenko']);
     expect(find('Guten Tag Frau Oltmanns,\nanbei der Entwurf.')).to.deep.equal(['Oltmanns']);
+    // Every word capitalised, or an accent left out, is the same greeting: "Tardes" is no part of the name.
+    for (const g of ['Buenas Tardes', 'Buenas Noches', 'Buenos Días', 'Buenos dias', 'Dzień Dobry', 'Good Evening']) {
+      expect(find(`${g} Zarvenko,\nthe draft is attached.`), g).to.deep.equal(['Zarvenko']);
+    }
+    // Polish letters address the reader in the vocative: "Panie" is a title, the name after it the person.
+    expect(find('Dzień dobry Panie Marku,\ndziękuję za list.')).to.deep.equal(['Marku']);
     // "Buongiorno" is also a surname, but a greeting here; the name after it is found.
     expect(find('Poi andiamo in Via del Corso.\nBuongiorno Sperandio,\n')).to.deep.equal(['Sperandio']);
     // In the middle of a sentence they are names again.
