@@ -5,7 +5,7 @@ import {
   COMMON_WORD_GIVEN_NAME_SET,
   DEITIES,
   GIVEN_NAME_SET,
-  GREETINGS,
+  GREETING_FORMS,
   LONE_SURNAME_SET,
   PRODUCT_NAMES,
   STOP_WORDS,
@@ -267,9 +267,9 @@ function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], p
   return p === undefined || p.end <= c.start;
 }
 
-/** Each greeting's last word, either case: what stands right before the name ("Buenos días Rosa"). */
+/** Each greeting's last word, as written or lower-cased: what stands right before the name ("Buenos días Rosa"). */
 const GREETING_WORDS: ReadonlySet<string> = new Set(
-  GREETINGS.map((g) => g.slice(g.lastIndexOf(' ') + 1)).flatMap((w) => [w, w.toLowerCase()]),
+  GREETING_FORMS.map((g) => g.slice(g.lastIndexOf(' ') + 1)).flatMap((w) => [w, w.toLowerCase()]),
 );
 const WORD_BEFORE_RE = /([\p{L}]+)[ \t]+$/u;
 

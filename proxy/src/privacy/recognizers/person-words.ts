@@ -98,18 +98,19 @@ Direttore Giudice Sędzia Kollege Kollegin Collega Kolego Onorevole
 /** Words that open an office only before one of OFFICES ("Prime Minister", "Primo Ministro", "Vice President"). */
 export const OFFICE_MODIFIERS: ReadonlySet<string> = new Set(['Prime', 'Primo', 'Primer', 'Premier', 'Vice', 'Deputy', 'Chief', 'Lord', 'Erster', 'Erste']);
 
-/**
- * Greetings after which a capitalised word and a comma (or the line's end) name the reader. The rules match each
- * with its first word in either case and, if longer, with every word capitalised too ("Buenas Tardes").
- */
-export const GREETINGS = [
-  'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Good morning', 'Good Morning', 'Good afternoon', 'Good Afternoon',
-  'Good evening', 'Good Evening', 'Hallo', 'Liebe', 'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Guten Morgen',
-  'Guten Tag', 'Guten Abend', 'Moin', 'Servus', 'Bonjour', 'Bonsoir', 'Salut', 'Coucou', 'Cher', 'Chère', 'Hola',
-  'Buenos días', 'Buenos dias', 'Buenas tardes', 'Buenas noches', 'Buenas', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao',
-  'Salve', 'Caro', 'Cara', 'Gentile', 'Buongiorno', 'Buonasera', 'Cześć', 'Witaj', 'Witam', 'Dzień dobry',
-  'Dobry wieczór', 'Szanowny Panie', 'Szanowna Pani', 'Beste', 'Hoi', 'Goedemorgen', 'Goedemiddag', 'Goedenavond',
-  'Geachte',
+/** Greetings after which a capitalised word and a comma (or the line's end) name the reader. */
+const GREETINGS = [
+  'Dear', 'Hi', 'Hello', 'Hey', 'Morning', 'Good morning', 'Good afternoon', 'Good evening', 'Hallo', 'Liebe',
+  'Lieber', 'Sehr geehrte', 'Sehr geehrter', 'Guten Morgen', 'Guten Tag', 'Guten Abend', 'Moin', 'Servus',
+  'Bonjour', 'Bonsoir', 'Salut', 'Coucou', 'Cher', 'Chère', 'Hola', 'Buenos días', 'Buenos dias', 'Buenas tardes',
+  'Buenas noches', 'Buenas', 'Estimado', 'Estimada', 'Querido', 'Querida', 'Ciao', 'Salve', 'Caro', 'Cara',
+  'Gentile', 'Buongiorno', 'Buonasera', 'Cześć', 'Witaj', 'Witam', 'Dzień dobry', 'Dobry wieczór', 'Szanowny Panie',
+  'Szanowna Pani', 'Beste', 'Hoi', 'Goedemorgen', 'Goedemiddag', 'Goedenavond', 'Geachte',
+];
+
+/** Each greeting as written and, if longer, with every word capitalised ("Buenas Tardes", "Good Morning"). */
+export const GREETING_FORMS: readonly string[] = [
+  ...new Set(GREETINGS.flatMap((g) => [g, g.replace(/(^|\s)(\p{Ll})/gu, (_, space: string, c: string) => space + c.toUpperCase())])),
 ];
 
 /** Sign-offs after which the next line begins with the writer's name. */

@@ -5,7 +5,7 @@ import { bothInitialCases, wordAlternation } from '../word-alternation.js';
 import {
   COMMON_WORD_GIVEN_NAME_SET,
   GIVEN_NAME_SET,
-  GREETINGS,
+  GREETING_FORMS,
   LONE_SURNAME_SET,
   NAME_CUES,
   NAME_LABELS,
@@ -54,8 +54,6 @@ const TITLE_RE = new RegExp(String.raw`${TITLE}[ \t](${NAME_SEQ})(?!${LETTER}|[\
 // rejects every other position at once instead of trying sixty words at each (bench:pii mixed prose 18 → 27
 // MB/s); a greeting in the middle of a line ("Thanks. Hi Anna,") is missed, which costs the multilingual set
 // 0.7 points of PERSON recall, and finding sentence starts to try it there cost more than it saved.
-/** Each greeting as written, and a longer one with every word capitalised ("Buenas Tardes", "Dzień Dobry"). */
-const GREETING_FORMS = [...new Set(GREETINGS.flatMap((g) => [g, g.replace(/(^|\s)(\p{Ll})/gu, (_, space: string, c: string) => space + c.toUpperCase())]))];
 const GREETING_RE = new RegExp(
   String.raw`^[ \t>]*${wordAlternation(bothInitialCases(GREETING_FORMS))}[ \t]+(?:${TITLE}[ \t])?(${NAME_SEQ})(?=[ \t]*(?:[,!:\r\n]|$))`,
   'gm',
@@ -81,7 +79,7 @@ const HOUSE_NUMBER_NOT_YEAR_BEFORE_RE = /(?:^|[^\d.,:-])(?!1\d{3}\b|20\d{2}\b)\d
 const HOUSE_NUMBER_BEFORE_RE = /(?:^|[^\d \t-])[ \t]*\d{1,5}[a-z]?,?[ \t]$/;
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** The one-word greetings and sign-offs ("Buongiorno", "Pozdrawiam"): no name when they open a line. */
-const SALUTATIONS: readonly string[] = [...GREETINGS, ...SIGN_OFFS];
+const SALUTATIONS: readonly string[] = [...GREETING_FORMS, ...SIGN_OFFS];
 const SALUTATION_WORDS: ReadonlySet<string> = new Set(SALUTATIONS.filter((w) => !w.includes(' ')));
 const WORD_RE = /[\p{L}'’-]+/gu;
 /** Capitalised words from a position on, as a name, a middle initial allowed ("Abby M. Laidlaw"): sticky. */
