@@ -77,6 +77,17 @@ export const TITLES = [
   'Dott', 'Dott.ssa', 'Pan', 'Pani', 'Panie', 'dr', 'Dhr', 'dhr', 'Mevr', 'mevr', 'Mevrouw', 'Meneer',
 ];
 
+/**
+ * The same honorifics as running text writes them in Romance languages, Dutch and Polish: in lower case ("il
+ * signor Rossi", "zei meneer Jansen", "pani Nowak"), and declined in Polish ("z panem Kowalskim", "do pana
+ * Nowaka"). English and German never write theirs so ("pan" and "don" are English words). For the title rule
+ * only: the name tagger's features read TITLE_SET, and the shipped model was trained on that.
+ */
+export const RUNNING_TEXT_TITLES = [
+  'monsieur', 'madame', 'mademoiselle', 'señor', 'señora', 'señorita', 'signor', 'signora', 'signorina', 'sig',
+  'sig.ra', 'dott', 'dott.ssa', 'meneer', 'mevrouw', 'pani', 'panią', 'panem', 'pana', 'panu', 'panie',
+];
+
 /** The titles without their full stops ("Dr", "Sig.ra"): a word as the name tagger's tokens write it. */
 export const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 

@@ -19,8 +19,19 @@ describe('privacy/recognizers/person', () => {
       ['La Sig.ra Bianchi e il Sig. Di Stefano.', ['Bianchi', 'Di Stefano']],
       ['Pani Nowak i Pan Wiśniewski', ['Nowak', 'Wiśniewski']],
       ['Geachte dhr. Van der Berg en mevr. De Vries', ['Van der Berg', 'De Vries']],
+      // Running text writes them in lower case, and Polish declines them.
+      ['Ieri il signor Brambillaschi e la signora Pellegattini.', ['Brambillaschi', 'Pellegattini']],
+      ['Gisteren zei meneer Verhoevenaar tegen mevrouw Vermeulenstra.', ['Verhoevenaar', 'Vermeulenstra']],
+      ['Hier, monsieur Lefébure et madame Vautrinot.', ['Lefébure', 'Vautrinot']],
+      ['Ayer el señor Etxeberriaga y la señora Urquijano.', ['Etxeberriaga', 'Urquijano']],
+      ['Rozmawiałem z panem Szczepańskim, a potem z panią Wróblewską.', ['Szczepańskim', 'Wróblewską']],
+      ['Proszę przekazać pani Wróblewskiej i panu Kowalczykowi.', ['Wróblewskiej', 'Kowalczykowi']],
     ];
     for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+    // English and German titles are never written in lower case: "pan" and "don" are words there.
+    expect(find('Heat the pan Gently and don Protective gloves.')).to.deep.equal([]);
+    expect(find('We flew Japan Airlines and then Sopan Express.')).to.deep.equal([]);
+    expect(find('La signora Presidente ha parlato.')).to.deep.equal([]);
   });
 
   it('takes an office after a title for no name, and the name after the office for one', () => {
