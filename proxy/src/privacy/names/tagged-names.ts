@@ -8,6 +8,7 @@ import {
   GREETING_FORMS,
   LONE_SURNAME_SET,
   PRODUCT_NAMES,
+  SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
   TITLE_SET,
@@ -102,8 +103,10 @@ function personStart(text: string, s: TaggedSpan): number {
   }
   const word = text.slice(start, s.end);
   if (word.length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
+  // A speaker ("Yeltsin said", "erklärte Götschow") needs no more margin than a list name.
+  const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word);
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
-  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
+  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !listed && !speaker(text, start, s.end)) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
@@ -111,8 +114,19 @@ function personStart(text: string, s: TaggedSpan): number {
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < COMMON_WORD_MARGIN) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
-  if (confidence < WORD_MARGIN && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word)) return -1;
+  if (confidence < WORD_MARGIN && !listed && !speaker(text, start, s.end)) return -1;
   return start;
+}
+
+const WORD_AFTER_RE = /^[ \t]+(\p{Ll}+)/u;
+const SPEECH_BEFORE_RE = /(\p{Ll}+)[ \t]+$/u;
+
+/** Whether a verb of saying stands right after the word at [start, end), or right before it. */
+function speaker(text: string, start: number, end: number): boolean {
+  const after = WORD_AFTER_RE.exec(text.slice(end, end + 24))?.[1];
+  if (after !== undefined && SPEECH_VERBS.has(after)) return true;
+  const before = SPEECH_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  return before !== undefined && SPEECH_VERBS.has(before);
 }
 
 /** What addTaggedNames found to look for elsewhere, and how to look here for what other texts found. */

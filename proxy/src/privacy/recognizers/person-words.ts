@@ -172,6 +172,21 @@ export const NAME_CUES = [
   'rekeninghouder is', 'mijn naam is', 'ik heet', 'gesproken met', 'namens', 'op naam van',
 ];
 
+/**
+ * Verbs of saying, third person, in the seven languages: a capitalised word right before or after one is a
+ * speaker ("Yeltsin said", "erklärte Götschow", "zegt Durant", "dijo Etxeberria", "powiedział Nowak"). Only simple
+ * forms: a compound's auxiliary ("a dit", "ha detto") is too common a word to stand for it.
+ */
+export const SPEECH_VERBS: ReadonlySet<string> = new Set(`
+said says told added asked wrote explained replied insisted argued noted admitted warned recalled stated
+sagte sagt erklärte erklärt meinte meint betonte betont berichtete schrieb fragte antwortete
+zei zegt verklaarde vertelde schreef vroeg antwoordde meent meende benadrukte
+dit déclare explique affirme ajoute précise estime souligne raconte répond
+dijo dice afirmó explicó señaló declaró aseguró añadió indicó comentó manifestó respondió
+disse spiega afferma aggiunge dichiara sostiene racconta risponde commenta spiegò affermò aggiunse dichiarò
+powiedział powiedziała mówi stwierdził stwierdziła dodał dodała podkreślił podkreśliła wyjaśnił wyjaśniła uważa twierdzi
+`.split(/\s+/).filter((w) => w !== ''));
+
 /** Surname particles, written between the given name (or title) and the surname. */
 export const PARTICLES = [
   'van der', 'van den', 'van de', 'van', 'von der', 'von', 'de la', 'de las', 'de los', 'del', 'de', 'di', 'da', 'du',
