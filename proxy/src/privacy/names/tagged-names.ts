@@ -7,6 +7,7 @@ import {
   GIVEN_NAME_SET,
   GREETING_FORMS,
   LONE_SURNAME_SET,
+  OFFICES,
   PRODUCT_NAMES,
   SPEECH_VERBS,
   STOP_WORDS,
@@ -103,10 +104,11 @@ function personStart(text: string, s: TaggedSpan): number {
   }
   const word = text.slice(start, s.end);
   if (word.length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
-  // A speaker ("Yeltsin said", "erklärte Götschow") needs no more margin than a list name.
+  // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant") or one a relative or an
+  // age marks (personCue) needs no more margin than a list name.
   const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word);
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
-  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !listed && !speaker(text, start, s.end)) return -1;
+  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !listed && !personCue(text, start, s.end)) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
@@ -114,19 +116,28 @@ function personStart(text: string, s: TaggedSpan): number {
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < COMMON_WORD_MARGIN) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
-  if (confidence < WORD_MARGIN && !listed && !speaker(text, start, s.end)) return -1;
+  if (confidence < WORD_MARGIN && !listed && !personCue(text, start, s.end)) return -1;
   return start;
 }
 
 const WORD_AFTER_RE = /^[ \t]+(\p{Ll}+)/u;
-const SPEECH_BEFORE_RE = /(\p{Ll}+)[ \t]+$/u;
+/** The word right before a position, up to 24 characters back. */
+const WORD_BEFORE_RE = /(\p{L}+)[ \t]+$/u;
+/** ", who …", ", whose …" (English's relative for people alone), or an age between commas (", 68 ,"). */
+const PERSON_AFTER_RE = /^[ \t]*,[ \t]*(?:(?:who|whose)[ \t]|\d{1,2}[ \t]*,)/;
 
-/** Whether a verb of saying stands right after the word at [start, end), or right before it. */
-function speaker(text: string, start: number, end: number): boolean {
-  const after = WORD_AFTER_RE.exec(text.slice(end, end + 24))?.[1];
-  if (after !== undefined && SPEECH_VERBS.has(after)) return true;
-  const before = SPEECH_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
-  return before !== undefined && SPEECH_VERBS.has(before);
+/**
+ * Whether the words beside [start, end) mark a person: a verb of saying right after or before ("Yeltsin said",
+ * "erklärte Götschow"), an office right before, in any case ("Minister Durant", "il presidente Mattarella"), a
+ * relative for people or an age after (", who", ", 68 ,").
+ */
+function personCue(text: string, start: number, end: number): boolean {
+  const rest = text.slice(end, end + 24);
+  const after = WORD_AFTER_RE.exec(rest)?.[1];
+  if ((after !== undefined && SPEECH_VERBS.has(after)) || PERSON_AFTER_RE.test(rest)) return true;
+  const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  if (before === undefined) return false;
+  return SPEECH_VERBS.has(before) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
 }
 
 /** What addTaggedNames found to look for elsewhere, and how to look here for what other texts found. */
@@ -285,7 +296,6 @@ function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], p
 const GREETING_WORDS: ReadonlySet<string> = new Set(
   GREETING_FORMS.map((g) => g.slice(g.lastIndexOf(' ') + 1)).flatMap((w) => [w, w.toLowerCase()]),
 );
-const WORD_BEFORE_RE = /([\p{L}]+)[ \t]+$/u;
 
 /** Whether the word at [start, end) follows a greeting word, or opens a line before a colon. */
 function greetedOrSpeaker(text: string, start: number, end: number): boolean {
