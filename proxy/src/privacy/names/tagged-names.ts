@@ -32,7 +32,7 @@ const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 /** A plural acronym ("IDs", "APIs", "PRs") is no word of a name: "Model IDs" is a heading. */
 const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
 // Margins (trainer's units) a name needs where the tagger errs most: words opening a sentence or line ("Will
-// you…", "Can I…"; a field label "Handy:" never counts), one word alone opening one, and a lone given name that
+// you…", "Can I…"; a field label "Handy:" counts only as sure as that), one word alone opening one, and a lone given name that
 // is also a common word ("Grace period"). Set on the multilingual and presidio sets' look-alikes and the dev
 // split's errors: sure names score 20-45. One word alone opening a sentence needs 25 (was 15): the retrained
 // model gives "Mój numer to …" 15-23; on the dev parts 25 costs 0.2-0.7 points of recall in en and fr, nothing
@@ -71,7 +71,9 @@ function personStart(text: string, s: TaggedSpan): number {
   // The margin and lexicon flag of the name's first word (the span's, until a word is trimmed off its front).
   let confidence = s.firstConfidence;
   let firstCommon = s.firstCommon;
-  if (words === 1 && text.charCodeAt(s.end) === 0x3a /* : */) return -1; // a field label: "Handy:", "Tarjeta:"
+  // A field label ("Handy: 0160 …", "Tarjeta:"), unless a sentence follows and the tagger is sure of a word the
+  // training text never writes in lower case: a speaker in minutes, an interview or a chat ("Krätschmer: Das ist …").
+  if (words === 1 && text.charCodeAt(s.end) === 0x3a /* : */ && !speakerLine(text, s)) return -1;
   if (ACRONYM_PLURAL.test(text.slice(s.start, s.end))) return -1;
   if (s.opensSentence) {
     // "Ieri Bianchi …", "Secondo Lombardi …", "Can I …": a sentence's first word the tagger is unsure of, or
@@ -103,7 +105,8 @@ function personStart(text: string, s: TaggedSpan): number {
     return start;
   }
   const word = text.slice(start, s.end);
-  if (word.length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
+  // A lone letter, or an initial with its full stop ("Serie A.", "P." before a stop word), is no name.
+  if (word.replace(/\.$/, '').length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
   // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant") or one a relative or an
   // age marks (personCue) needs no more margin than a list name.
   const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word);
@@ -138,6 +141,15 @@ function personCue(text: string, start: number, end: number): boolean {
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before === undefined) return false;
   return SPEECH_VERBS.has(before) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+}
+
+/** Three words after the colon: a sentence, not a field's value. */
+const SENTENCE_AFTER_COLON_RE = /^:[ \t]+\p{L}+[ \t]+\p{L}+[ \t]+\p{L}/u;
+
+/** Whether a lone word before a colon opens a line of speech ("Krätschmer: Das ist nicht richtig."). */
+function speakerLine(text: string, s: TaggedSpan): boolean {
+  if (s.firstConfidence < OPENING_WORD_MARGIN || s.firstCommon) return false;
+  return SENTENCE_AFTER_COLON_RE.test(text.slice(s.end, s.end + 64));
 }
 
 /** What addTaggedNames found to look for elsewhere, and how to look here for what other texts found. */

@@ -75,6 +75,18 @@ const CAPITALISED_RE = new RegExp(`${UPPER}${SMALL_CLASS}{1,20}(?!${LETTER}|[\\d
 const WORD_CHAR_RE = new RegExp(`${LETTER}|[\\d_]`);
 /** What may not stand right before a given name: a letter (the word goes on), or a sign of an identifier or path. */
 const JOINED_BEFORE_RE = new RegExp(`${LETTER}|[\\d_'’./@#$\\\\-]`);
+/**
+ * French and Italian elided articles and prepositions, up to their apostrophe: the word after one starts afresh
+ * ("le livre d'Émile Zola", "la bottega dell'Orlandini"), where after "O'" it goes on ("O'Brien"). Lower case
+ * only: "D'Annunzio" is one surname.
+ */
+const ELIDED_BEFORE_RE = /(?:^|[^\p{L}])(?:d|l|j|m|t|s|n|c|qu|jusqu|lorsqu|puisqu|dell|all|dall|nell|sull|coll|un|quell)['’]$/u;
+
+/** Whether the word at `start` is joined to what stands before it, so no name can start there. */
+function joinedBefore(text: string, start: number): boolean {
+  if (start === 0 || !JOINED_BEFORE_RE.test(text[start - 1] ?? '')) return false;
+  return !ELIDED_BEFORE_RE.test(text.slice(Math.max(0, start - 8), start));
+}
 /** One surname word after a given name, with its particle: sticky, tried right after the given name. */
 const SURNAME_RE = new RegExp(String.raw`[ \t](?:[A-Z]\.?[ \t])?((?:${PARTICLE}[ \t])?)(${NAME_WORD})(?!${LETTER}|[\d_])`, 'y');
 const NEXT_WORD_RE = /[ \t]([\p{L}]{2,20})/uy;
@@ -192,7 +204,7 @@ function findKnownNames(text: string, context: readonly Candidate[], out: Candid
     // A word joined to what is before it (checked here rather than as a lookbehind, which made the regex test
     // every position of the text) and the words after it belong to one identifier or path ("/home/sarah/Sarah
     // Jones.txt"); a place prefix and the words after it to a place's name ("San Pablo", "St Thomas").
-    if ((start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) || PLACE_PREFIX_SET.has(word)) {
+    if (joinedBefore(text, start) || PLACE_PREFIX_SET.has(word)) {
       CAPITALISED_RE.lastIndex = wordsEnd(text, start + word.length);
       continue;
     }
@@ -397,7 +409,7 @@ const SCORE_DIGITS = 2;
  * be a score (SCORE_DIGITS).
  */
 export function notAPersonHere(text: string, start: number, end: number, sure = false): boolean {
-  if (start > 0 && JOINED_BEFORE_RE.test(text[start - 1] ?? '')) return true;
+  if (joinedBefore(text, start)) return true;
   if (inCodeBrackets(text, start, end) || followedByPlace(text, end)) return true;
   // A house number after the name at the end of an address line ("Joaquin Suarez 2906.", "03751 Gerrit
   // Achterberghove 137"), or one of three digits or more before it ("159 Eleftheriou Venizelou"), a year aside; not a number the

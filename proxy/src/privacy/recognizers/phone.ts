@@ -31,6 +31,9 @@ const TRUNK_RE = /\(0\)/g;
 // A date is not followed by a further group in the same style: "06.12.34.56.78" is a French phone number.
 const DATE_PREFIX_RE = /^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2}))(?!\d|[-./]\d)/;
 const IPV4_SHAPE_RE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+// Two years, the second no earlier: a lifespan or a term ("Bach (1685-1750)", "Acme Widgets (2015-2019)"), which
+// the contact-line rule had read as a name and its number.
+const YEAR_RANGE_RE = /^(\d{4}) ?- ?(\d{4})$/;
 // What may be a phone without context: '+', a trunk 0, North American shapes, and the national shapes of
 // Spain, Italy and Poland that start with another digit (NON_TRUNK_NATIONAL_START; the only capturing group).
 const STRONG_START_RE = new RegExp(
@@ -106,6 +109,14 @@ function startsWithDate(main: string): boolean {
   return (isDay(a) && isMonth(b)) || (isMonth(a) && isDay(b));
 }
 
+function isYearRange(main: string): boolean {
+  const m = YEAR_RANGE_RE.exec(main);
+  if (m === null) return false;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  return from >= 1000 && from <= to && to <= 2199;
+}
+
 /** End (relative to `raw`) of the longest acceptable prefix of whole groups, or -1. */
 function acceptedLength(validator: PhoneValidator, raw: string, around: PhoneContext): number {
   // Fast path for digit-heavy text: without '+', a trunk '0' or a North American start, only phone
@@ -113,7 +124,7 @@ function acceptedLength(validator: PhoneValidator, raw: string, around: PhoneCon
   if (!STRONG_START_RE.test(raw) && !around.phoneWords(true)) return -1;
   const ext = EXT_RE.exec(raw);
   const main = ext === null ? raw : raw.slice(0, ext.index);
-  if (startsWithDate(main) || IPV4_SHAPE_RE.test(main)) return -1;
+  if (startsWithDate(main) || IPV4_SHAPE_RE.test(main) || isYearRange(main)) return -1;
   if (validator.accepts(main, digitsOf(main), around, true)) return raw.length;
   // The regex is greedy, so a phone followed by an unrelated number ("020 7946 0958 2 times") is retried
   // without its trailing groups; only at a space (or ". " / ", "): "978-0-306" or "10.0.19045" are one

@@ -74,6 +74,15 @@ describe('privacy: which tagger spans become names', () => {
   it('drops field labels, products, headings, lone letters and names in code', () => {
     const label = 'Handy: 0160 2866473';
     expect(people(label, [span(label, 'Handy', 'PER', 40)])).to.deep.equal([]);
+    // A sure word before a colon and a sentence is a speaker; unsure, or a word written in lower case, a label.
+    const minutes = 'Krätschmer: Das ist nicht richtig.';
+    expect(people(minutes, [span(minutes, 'Krätschmer', 'PER', 38)])).to.deep.equal(['Krätschmer']);
+    expect(people(minutes, [span(minutes, 'Krätschmer', 'PER', 12)])).to.deep.equal([]);
+    const field = 'Summary: the build failed twice.';
+    expect(people(field, [span(field, 'Summary', 'PER', 38, { firstCommon: true })])).to.deep.equal([]);
+    // A lone initial with its full stop is no name ("Serie A.").
+    const league = 'Il club gioca in Serie A.';
+    expect(people(league, [span(league, 'A.', 'PER', 30)])).to.deep.equal([]);
     const product = 'Fast mode for Claude Code uses Sonnet for it.';
     expect(people(product, [span(product, 'Claude Code', 'PER', 40), span(product, 'Sonnet', 'PER', 40)])).to.deep.equal([]);
     const heading = 'see Status Workflow below';

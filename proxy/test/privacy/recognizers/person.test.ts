@@ -26,6 +26,8 @@ describe('privacy/recognizers/person', () => {
       ['Ayer el señor Etxeberriaga y la señora Urquijano.', ['Etxeberriaga', 'Urquijano']],
       ['Rozmawiałem z panem Szczepańskim, a potem z panią Wróblewską.', ['Szczepańskim', 'Wróblewską']],
       ['Proszę przekazać pani Wróblewskiej i panu Kowalczykowi.', ['Wróblewskiej', 'Kowalczykowi']],
+      // After an elided article or preposition a name starts afresh; after "O'" it goes on.
+      ["Le livre d'Émile Zola et la sœur d'Anna Brambillaschi.", ['Émile Zola', 'Anna Brambillaschi']],
     ];
     for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
     // English and German titles are never written in lower case: "pan" and "don" are words there.

@@ -63,9 +63,15 @@ describe('privacy/recognizers/phone', () => {
       'Transfer to GB00 WEST 0065 5101 3606 24 failed',
       'server at 192.168.10.1',
       '550e8400-e29b-41d4-a716-446655440000',
+      // Years from and to after a name: a lifespan or a term, not a contact line's number.
+      'Johann Sebastian Bach (1685-1750) was a composer.',
+      'Senior Engineer at Acme Widgets (2015-2019), then Globex (2019 - 2023).',
+      'Please call about the 2010-2012 accounts.',
     ]) {
       expect(find(text), text).to.deep.equal([]);
     }
+    // Two four-digit groups that are no rising pair of years are still read as a number.
+    expect(find('Jan Kowalski (2123-4567)')).to.deep.equal(['2123-4567']);
   });
 
   it('gives phone context to the nearest number only', () => {
