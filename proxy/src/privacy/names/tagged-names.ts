@@ -32,8 +32,8 @@ const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 /** A plural acronym ("IDs", "APIs", "PRs") is no word of a name: "Model IDs" is a heading. */
 const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
 // Margins (trainer's units) a name needs where the tagger errs most: words opening a sentence or line ("Will
-// you…", "Can I…"; a field label "Handy:" counts only as sure as that), one word alone opening one, and a lone given name that
-// is also a common word ("Grace period"). Set on the multilingual and presidio sets' look-alikes and the dev
+// you…", "Can I…"; a word before a colon only as a sure speaker, speakerLine: "Handy:" is a label), one word
+// alone opening one, and a lone given name that is also a common word ("Grace period"). Set on the multilingual and presidio sets' look-alikes and the dev
 // split's errors: sure names score 20-45. One word alone opening a sentence needs 25 (was 15): the retrained
 // model gives "Mój numer to …" 15-23; on the dev parts 25 costs 0.2-0.7 points of recall in en and fr, nothing
 // elsewhere.
