@@ -141,6 +141,8 @@ export const NAME_LABELS: ReadonlySet<string> = new Set([
   'name', 'full name', 'customer name', 'account holder', 'account name', 'cardholder', 'card holder', 'patient',
   'patient name', 'contact', 'contact person', 'attendees', 'participants', 'from', 'cc', 'author', 'assignee',
   'reporter', 'signed', 'employee', 'tenant', 'applicant', 'beneficiary', 'recipient', 'sender', 'passenger', 'guest',
+  'to', 'bcc', 'reviewer', 'reviewers', 'approver', 'requester', 'reported by', 'requested by', 'approved by',
+  'assigned to', 'created by', 'submitted by', 'signed by', 'an', 'à', 'para', 'aan',
   'vorname', 'nachname', 'vor- und nachname', 'kontoinhaber', 'kontoinhaberin', 'ansprechpartner',
   'ansprechpartnerin', 'teilnehmer', 'teilnehmende', 'von', 'absender', 'empfänger', 'patientin', 'mieter',
   'antragsteller', 'begünstigter', 'verfasser',

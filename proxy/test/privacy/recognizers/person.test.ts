@@ -84,6 +84,10 @@ describe('privacy/recognizers/person', () => {
       ['Kontoinhaber ist Gesine Tjaden.', ['Gesine Tjaden']],
       ['Esta mañana hablé con Itziar Etxeberria de contabilidad.', ['Itziar Etxeberria']],
       ['Mijn naam is Jikke van Dijkhuizen.', ['Jikke van Dijkhuizen']],
+      // Tickets and mail headers.
+      ['Reviewer: Oonagh Mulholland\nReported by: Rhodri Wigglesworth', ['Oonagh Mulholland', 'Rhodri Wigglesworth']],
+      ['To: Soizic Kerbrat\nBcc: Gesine Tjaden', ['Soizic Kerbrat', 'Gesine Tjaden']],
+      ['An: Reinhild Oltmanns\nAan: Jikke Dijkhuizen', ['Reinhild Oltmanns', 'Jikke Dijkhuizen']],
     ];
     for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
     // A middle initial stays inside the name (the detector settles "M. Laidlaw", read as a French title, into it).
