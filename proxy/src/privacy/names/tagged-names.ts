@@ -9,6 +9,7 @@ import {
   LONE_SURNAME_SET,
   OFFICES,
   PRODUCT_NAMES,
+  ROLE_WORDS,
   SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
@@ -131,8 +132,9 @@ const PERSON_AFTER_RE = /^[ \t]*,[ \t]*(?:(?:who|whose)[ \t]|\d{1,2}[ \t]*,)/;
 
 /**
  * Whether the words beside [start, end) mark a person: a verb of saying right after or before ("Yeltsin said",
- * "erklärte Götschow"), an office right before, in any case ("Minister Durant", "il presidente Mattarella"), a
- * relative for people or an age after (", who", ", 68 ,").
+ * "erklärte Götschow", "aldus Verhaegen"), an office or a role right before, in any case ("Minister Durant", "il
+ * presidente Mattarella", "Trainer Sammers", "die Familie Nadscharow"), a relative for people or an age after
+ * (", who", ", 68 ,").
  */
 function personCue(text: string, start: number, end: number): boolean {
   const rest = text.slice(end, end + 24);
@@ -140,7 +142,8 @@ function personCue(text: string, start: number, end: number): boolean {
   if ((after !== undefined && SPEECH_VERBS.has(after)) || PERSON_AFTER_RE.test(rest)) return true;
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before === undefined) return false;
-  return SPEECH_VERBS.has(before) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+  const lower = before.toLowerCase();
+  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(lower) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
 }
 
 /** Three words after the colon: a sentence, not a field's value. */

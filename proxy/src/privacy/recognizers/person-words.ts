@@ -175,18 +175,42 @@ export const NAME_CUES = [
 ];
 
 /**
- * Verbs of saying, third person, in the seven languages: a capitalised word right before or after one is a
- * speaker ("Yeltsin said", "erklärte Götschow", "zegt Durant", "dijo Etxeberria", "powiedział Nowak"). Only simple
- * forms: a compound's auxiliary ("a dit", "ha detto") is too common a word to stand for it.
+ * Verbs of saying and thinking, third person, and the one-word "according to"s, in the seven languages: a
+ * capitalised word right before or after one is a speaker ("Yeltsin said", "erklärte Götschow", "zegt Durant",
+ * "aldus Verhaegen", "laut Eppenstein", "dijo Etxeberria", "powiedział Nowak"). Only simple forms: a compound's
+ * auxiliary ("a dit", "ha detto") is too common a word to stand for it.
  */
 export const SPEECH_VERBS: ReadonlySet<string> = new Set(`
-said says told added asked wrote explained replied insisted argued noted admitted warned recalled stated
-sagte sagt erklärte erklärt meinte meint betonte betont berichtete schrieb fragte antwortete
-zei zegt verklaarde vertelde schreef vroeg antwoordde meent meende benadrukte
-dit déclare explique affirme ajoute précise estime souligne raconte répond
-dijo dice afirmó explicó señaló declaró aseguró añadió indicó comentó manifestó respondió
+said says told added asked wrote explained replied insisted argued noted admitted warned recalled stated believes
+thinks announced confirmed denied claimed testified complained predicted suggested urged acknowledged conceded
+sagte sagt erklärte erklärt meinte meint betonte betont berichtete schrieb fragte antwortete beklagte beklagt
+kritisierte kritisiert ergänzte ergänzt bestätigte bestätigt erläuterte erläutert warnte warnt forderte fordert
+resümierte erzählte erzählt glaubt laut
+zei zegt verklaarde vertelde schreef vroeg antwoordde meent meende benadrukte aldus volgens
+dit déclare explique affirme ajoute précise estime souligne raconte répond selon
+dijo dice afirmó explicó señaló declaró aseguró añadió indicó comentó manifestó respondió según
 disse spiega afferma aggiunge dichiara sostiene racconta risponde commenta spiegò affermò aggiunse dichiarò
 powiedział powiedziała mówi stwierdził stwierdziła dodał dodała podkreślił podkreśliła wyjaśnił wyjaśniła uważa twierdzi
+zdaniem
+`.split(/\s+/).filter((w) => w !== ''));
+
+/**
+ * Roles and kin a name follows in running text, lower case ("coach Hiddink", "Trainer Sammers", "die Familie
+ * Nadscharow", "l'allenatore Ancelotti", "zia Ester"); matched whatever the case of their first letter. Beside
+ * OFFICES, which a title may address without a name; these mark the capitalised word after them as a person.
+ */
+export const ROLE_WORDS: ReadonlySet<string> = new Set(`
+coach manager spokesman spokeswoman striker goalkeeper captain director writer novelist singer actor actress lawyer
+attorney uncle aunt colleague inspector detective sergeant
+trainer sprecher sprecherin vorsitzender vorsitzende chef chefin kapitän torwart stürmer regisseur regisseurin autor
+autorin sänger sängerin schauspieler schauspielerin anwalt anwältin familie onkel tante
+woordvoerder aanvaller doelman zanger zangeres schrijver schrijfster advocaat familie oom
+entraîneur porte-parole attaquant gardien réalisateur réalisatrice écrivain chanteur chanteuse acteur actrice avocat
+avocate famille oncle tante
+entrenador portavoz delantero portero escritor escritora cantante actriz abogado abogada familia tío tía
+allenatore portavoce attaccante portiere regista scrittore scrittrice attore attrice avvocato famiglia zio zia
+trener rzecznik rzeczniczka napastnik bramkarz reżyser pisarz pisarka piosenkarz piosenkarka aktor aktorka adwokat
+rodzina wujek ciocia
 `.split(/\s+/).filter((w) => w !== ''));
 
 /** Surname particles, written between the given name (or title) and the surname. */
