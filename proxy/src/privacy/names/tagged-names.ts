@@ -66,7 +66,7 @@ const HOUSE_NUMBER_MARGIN = 15;
 const OPENING_COMMON_MARGIN = 10;
 
 /** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
-function personStart(text: string, s: TaggedSpan): number {
+function personStart(text: string, s: TaggedSpan, inNameList: boolean): number {
   let start = s.start;
   let words = s.words;
   // The margin and lexicon flag of the name's first word (the span's, until a word is trimmed off its front).
@@ -108,9 +108,10 @@ function personStart(text: string, s: TaggedSpan): number {
   const word = text.slice(start, s.end);
   // A lone letter, or an initial with its full stop ("Serie A.", "P." before a stop word), is no name.
   if (word.replace(/\.$/, '').length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
-  // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant") or one a relative or an
-  // age marks (personCue) needs no more margin than a list name.
-  const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word);
+  // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant"), one a relative or an
+  // age marks (personCue), or an item of a list with a sure name ("Wright und Hendrie") needs no more margin than
+  // a list name.
+  const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || inNameList;
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
   if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !listed && !personCue(text, start, s.end)) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
@@ -144,6 +145,21 @@ function personCue(text: string, start: number, end: number): boolean {
   if (before === undefined) return false;
   const lower = before.toLowerCase();
   return SPEECH_VERBS.has(before) || ROLE_WORDS.has(lower) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+}
+
+/** Between two items of a list: a comma, a dash, a slash, or "and" in one of the seven languages. */
+const LIST_GAP_RE = /^[ \t]*(?:[,/–-]|and|und|et|y|e|en|i|oraz)[ \t]*$/u;
+// A list's neighbour this sure is a name ("Wright und Hendrie", "Kamps - Fach - Klinkert"): sure names score 20-45.
+const LIST_NEIGHBOUR_MARGIN = 20;
+
+/** Whether people[k] stands in a list right beside a person the tagger is sure of. */
+function besideSureName(text: string, people: readonly TaggedSpan[], k: number): boolean {
+  const s = people[k] as TaggedSpan;
+  const sure = (t: TaggedSpan): boolean => Math.min(t.firstConfidence, t.restConfidence) >= LIST_NEIGHBOUR_MARGIN;
+  const prev = people[k - 1];
+  if (prev !== undefined && sure(prev) && LIST_GAP_RE.test(text.slice(prev.end, s.start))) return true;
+  const next = people[k + 1];
+  return next !== undefined && sure(next) && LIST_GAP_RE.test(text.slice(s.end, next.start));
 }
 
 /** Three words after the colon: a sentence, not a field's value. */
@@ -186,6 +202,7 @@ export function addTaggedNames(
   // The tagger's own candidates, in text order and apart from each other.
   const mine: Candidate[] = [];
   let typeNames: ReadonlySet<string> | undefined;
+  const allPeople = tagged.filter((s) => s.kind === 'PER');
   for (const s of tagged) {
     if (s.kind !== 'PER') {
       // Only a sure place or organisation overrules a list match; "Thanks Jane" read as ORG does not.
@@ -194,7 +211,7 @@ export function addTaggedNames(
       continue;
     }
     people.push(s);
-    const from = personStart(text, s);
+    const from = personStart(text, s, besideSureName(text, allPeople, people.length - 1));
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1) continue;

@@ -74,6 +74,22 @@ describe('privacy: which tagger spans become names', () => {
     }
   });
 
+  it('takes an unsure word in a list beside a sure name: a comma, a dash, a slash or "and" between', () => {
+    const text = 'Danach trafen Wright und Hendrie , Kamps - Klinkert .';
+    const spans = (sure: number): TaggedSpan[] => [
+      span(text, 'Wright', 'PER', sure),
+      span(text, 'Hendrie', 'PER', 3),
+      span(text, 'Kamps', 'PER', 9),
+      span(text, 'Klinkert', 'PER', 1),
+    ];
+    expect(people(text, spans(30))).to.deep.equal(['Wright', 'Hendrie', 'Kamps']);
+    // Beside a name the tagger is not sure of, the margins stand.
+    expect(people(text, spans(12))).to.deep.equal(['Wright', 'Kamps']);
+    // Words between are no list.
+    const prose = 'Danach trafen Wright gestern Hendrie .';
+    expect(people(prose, [span(prose, 'Wright', 'PER', 30), span(prose, 'Hendrie', 'PER', 3)])).to.deep.equal(['Wright']);
+  });
+
   it('drops field labels, products, headings, lone letters and names in code', () => {
     const label = 'Handy: 0160 2866473';
     expect(people(label, [span(label, 'Handy', 'PER', 40)])).to.deep.equal([]);
