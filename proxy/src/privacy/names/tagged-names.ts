@@ -66,7 +66,7 @@ const HOUSE_NUMBER_MARGIN = 15;
 const OPENING_COMMON_MARGIN = 10;
 
 /** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
-function personStart(text: string, s: TaggedSpan, inNameList: boolean): number {
+function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[], k: number): number {
   let start = s.start;
   let words = s.words;
   // The margin and lexicon flag of the name's first word (the span's, until a word is trimmed off its front).
@@ -110,10 +110,12 @@ function personStart(text: string, s: TaggedSpan, inNameList: boolean): number {
   if (word.replace(/\.$/, '').length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
   // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant"), one a relative or an
   // age marks (personCue), or an item of a list with a sure name ("Wright und Hendrie") needs no more margin than
-  // a list name.
-  const listed = GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || inNameList;
+  // a list name. Read at most once, and only for a word under a margin.
+  let cue: boolean | undefined;
+  const known = (): boolean =>
+    GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || (cue ??= besideSureName(text, people, k) || personCue(text, start, s.end));
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
-  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !listed && !personCue(text, start, s.end)) return -1;
+  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !known()) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
@@ -121,7 +123,7 @@ function personStart(text: string, s: TaggedSpan, inNameList: boolean): number {
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < COMMON_WORD_MARGIN) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
-  if (confidence < WORD_MARGIN && !listed && !personCue(text, start, s.end)) return -1;
+  if (confidence < WORD_MARGIN && !known()) return -1;
   return start;
 }
 
@@ -143,8 +145,7 @@ function personCue(text: string, start: number, end: number): boolean {
   if ((after !== undefined && SPEECH_VERBS.has(after)) || PERSON_AFTER_RE.test(rest)) return true;
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before === undefined) return false;
-  const lower = before.toLowerCase();
-  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(lower) || OFFICES.has(before) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(before.toLowerCase()) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
 }
 
 /** Between two items of a list: a comma, a dash, a slash, or "and" in one of the seven languages. */
@@ -198,11 +199,11 @@ export function addTaggedNames(
   knownSurnames?: ReadonlySet<string>,
 ): TaggedNames {
   const others: TaggedSpan[] = [];
-  const people: TaggedSpan[] = [];
   // The tagger's own candidates, in text order and apart from each other.
   const mine: Candidate[] = [];
   let typeNames: ReadonlySet<string> | undefined;
-  const allPeople = tagged.filter((s) => s.kind === 'PER');
+  const people = tagged.filter((s) => s.kind === 'PER');
+  let k = -1; // people[k] is the span at hand
   for (const s of tagged) {
     if (s.kind !== 'PER') {
       // Only a sure place or organisation overrules a list match; "Thanks Jane" read as ORG does not.
@@ -210,8 +211,8 @@ export function addTaggedNames(
       if (sure && !startsWithSalutation(text.slice(s.start, s.end))) others.push(s);
       continue;
     }
-    people.push(s);
-    const from = personStart(text, s, besideSureName(text, allPeople, people.length - 1));
+    k += 1;
+    const from = personStart(text, s, people, k);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1) continue;
