@@ -252,12 +252,22 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
     }
   });
 
-  it('the Dockerfile copies only what exists, runs as a non-root user, and compose builds it', function () {
+  it('the Dockerfile copies only what exists, runs as the numeric non-root user every gateway pod names, and compose builds it', function () {
     const dockerfile = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
     const copies = [...dockerfile.matchAll(/^COPY (?!--from)(.+)$/gm)].map((m) => m[1]!.trim().split(/\s+/).slice(0, -1)).flat();
     expect(copies.length).to.be.greaterThan(3);
     for (const src of copies) expect(existsSync(join(REPO_ROOT, src)), src).to.equal(true);
-    expect(dockerfile).to.match(/^USER node$/m);
+    // A numeric user (the base image's `node`), the one every gateway pod runs as.
+    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    expect(user, 'USER uid:gid').to.not.equal(null);
+    const [uid, gid] = [Number(user![1]), Number(user![2])];
+    expect(uid).to.be.greaterThan(0);
+    const dependency = (o: Obj) => ['model-gateway-redis', 'model-gateway-postgres'].includes(o.metadata.name);
+    for (const o of [...base, ...scaled, ...ha, ...haCnpg]) {
+      if ((o.kind !== 'StatefulSet' && o.kind !== 'Deployment') || dependency(o)) continue;
+      const security = (podSpec(o) as PodSpec & { securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; runAsGroup?: number } }).securityContext;
+      expect(security, `${o.kind}/${o.metadata.name}`).to.deep.include({ runAsNonRoot: true, runAsUser: uid, runAsGroup: gid });
+    }
     expect(dockerfile.match(/^FROM /gm)).to.have.length(2);
     const compose = parse(readFileSync(join(REPO_ROOT, 'deploy/compose/docker-compose.yml'), 'utf8')) as { services: Record<string, unknown> };
     expect(Object.keys(compose.services)).to.include.members(['redis', 'policy', 'proxy', 'prometheus', 'grafana']);
