@@ -6,11 +6,13 @@ set -eu
 cd "${1:-.}"
 
 for w in shared policy proxy; do
-  # Compiled unit tests (policy's `test-support/*` exports point there: only the test workspace imports them),
-  # build info and declarations run nowhere. Source maps stay: small, and they serve --enable-source-maps.
-  rm -rf "$w/dist/test" "$w/dist/tsconfig.tsbuildinfo"
+  # Compiled unit tests (policy's `test-support/*` exports point there: only the test workspace imports them)
+  # and declarations run nowhere. Source maps stay: small, and they serve --enable-source-maps.
+  rm -rf "$w/dist/test"
   find "$w/dist" \( -name '*.d.ts' -o -name '*.d.ts.map' \) -type f -exec rm -f {} +
 done
+# Build info, ours and the packages' (grpc-health-check ships one).
+find shared/dist policy/dist proxy/dist node_modules -name '*.tsbuildinfo' -type f -exec rm -f {} +
 
 # better-sqlite3: the addon and its JavaScript; not the SQLite/C++ sources, the compile tree or the test extension.
 sqlite=node_modules/better-sqlite3
@@ -22,6 +24,9 @@ if [ -d "$sqlite" ]; then
   mkdir -p "$sqlite/build/Release"
   mv "$sqlite/better_sqlite3.node.keep" "$addon"
 fi
+
+# Type declarations some production packages depend on (protobufjs: @types/node): nothing loads them.
+rm -rf node_modules/@types
 
 # Links to workspaces the image does not carry (names-model, test) would dangle there.
 for link in node_modules/@gateway/*; do

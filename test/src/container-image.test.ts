@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -39,6 +39,19 @@ function walk(dir: string, out: string[] = []): string[] {
     else out.push(p);
   }
   return out;
+}
+
+/** Runs node; resolves with how it ended (the entry points are run side by side). */
+function node(args: string[], cwd: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
 }
 
 /** The top-level packages the workspaces (and the copied better-sqlite3) need; each links to the installed one. */
@@ -130,17 +143,18 @@ describe('container image: numeric user, only the runtime inside, no registry fr
     expect(missing).to.deep.equal([]);
   });
 
-  it('both entry points load their whole module graph from the image tree, and better-sqlite3 runs from the addon alone', function () {
+  it('both entry points load their whole module graph from the image tree, and better-sqlite3 runs from the addon alone', async function () {
     // ESM links every static import before any code runs: exit 2 with the config message means all of them resolved.
-    for (const [entry, env] of [['proxy/dist/src/main.js', { PORT: 'not-a-port' }], ['policy/dist/src/main.js', { METRICS_PORT: 'not-a-port' }]] as const) {
-      const run = spawnSync(process.execPath, [entry], { cwd: app, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', ...env } });
+    const [proxy, policy, sqlite] = await Promise.all([
+      node(['proxy/dist/src/main.js'], app, { PORT: 'not-a-port' }),
+      node(['policy/dist/src/main.js'], app, { METRICS_PORT: 'not-a-port' }),
+      node(['--input-type=module', '-e', "import Database from 'better-sqlite3'; process.stdout.write(String(new Database(':memory:').prepare('select 6 * 7 as n').get().n));"], join(app, 'policy'), {}),
+    ]);
+    for (const [entry, run] of [['proxy', proxy], ['policy', policy]] as const) {
       expect(run.stderr, entry).to.not.match(/ERR_MODULE_NOT_FOUND|Cannot find/);
       expect(run.stderr, entry).to.match(/PORT/);
       expect(run.status, `${entry}: ${run.stderr}`).to.equal(2);
     }
-    const sqlite = spawnSync(process.execPath, ['--input-type=module', '-e',
-      "import Database from 'better-sqlite3'; process.stdout.write(String(new Database(':memory:').prepare('select 6 * 7 as n').get().n));"],
-    { cwd: join(app, 'policy'), encoding: 'utf8', timeout: 30_000 });
     expect(sqlite.stderr).to.equal('');
     expect(sqlite.stdout).to.equal('42');
   });
@@ -160,7 +174,7 @@ describe('container image: numeric user, only the runtime inside, no registry fr
         const run = (...args: string[]) => spawnSync(engine, ['run', '--rm', '--network', 'none', '--read-only', tag, ...args], { encoding: 'utf8', timeout: 60_000 });
         expect(run('-e', 'process.stdout.write(`${process.getuid()}:${process.getgid()}`)').stdout).to.equal('1000:1000');
         const leftovers = run('-e', `const { readdirSync } = require('node:fs');
-          const hits = readdirSync('/app', { recursive: true }).filter((f) => /\\/dist\\/test\\/|\\.tsbuildinfo$|better-sqlite3\\/(deps|src)\\//.test(f));
+          const hits = readdirSync('/app', { recursive: true }).filter((f) => /\\/dist\\/test\\/|\\.tsbuildinfo$|\\/dist\\/src\\/.*\\.d\\.ts$|better-sqlite3\\/(deps|src)\\/|^node_modules\\/@types\\//.test(f));
           process.stdout.write(JSON.stringify(hits));`);
         expect(leftovers.stdout, leftovers.stderr).to.equal('[]');
         expect(run('-e', "const D = require('better-sqlite3'); process.stdout.write(String(new D(':memory:').prepare('select 6 * 7 as n').get().n))").stdout).to.equal('42');
