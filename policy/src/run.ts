@@ -17,7 +17,7 @@ import { KeyCache } from './key-cache.js';
 import { LastUsedTracker } from './last-used.js';
 import { PolicyHealth } from './health.js';
 import { PolicyMetrics } from './policy-metrics.js';
-import { declaredRegions, type RegionsOf } from './models-list.js';
+import { declaredRegions, unionOfRegions, type RegionsOf } from './models-list.js';
 import { ControlPlaneClient, DEFAULT_CONTROL_URL } from './residency/control-plane.js';
 import { RouteVerifier } from './residency/route-verifier.js';
 
@@ -103,9 +103,12 @@ export async function runPolicy(
   const regionsOf: RegionsOf = verifier === undefined
     ? declaredRegions(catalogue)
     : (model, tier) => {
-        const route = catalogue.route(model, tier);
-        const check = route === undefined ? undefined : verifier.check(model.id, tier, route);
-        return check?.ok === true ? check.route.processing_regions : [];
+        const lists: string[][] = [];
+        catalogue.routes(model, tier).forEach((route, i) => {
+          const check = verifier.check(model.id, tier, i, route);
+          if (check.ok) lists.push(check.route.processing_regions);
+        });
+        return lists.length === 0 ? [] : unionOfRegions(catalogue, tier, lists);
       };
   const { server, drain, closeStreams, openSessions } = createPolicyServer({
     decisions, metrics, keys, catalogue, usage: store, counters, database: decisionDb, log, regionsOf,

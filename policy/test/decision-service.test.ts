@@ -67,7 +67,7 @@ describe('decision service: count at release, and the ledger and the allowance c
     usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(),
     // As a proxy that predates the route fields sends it (gRPC's defaults); tests of the route set them.
-    residency: '', call_region: '', processing_regions: [], evidence: null, ...over,
+    residency: '', call_region: '', processing_regions: [], evidence: null, platform: '', ...over,
   });
   const periodOf = (account = accountId) => {
     const p = billingPeriod(Date.now());

@@ -10,9 +10,9 @@ import { hashApiKey } from '@gateway/shared';
 const UPSTREAM_KEY = 'upstream-secret-for-attestation';
 const CATALOGUE_FILE = resolve(REPO_ROOT, 'policy/catalogue/catalogue.json');
 const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as {
-  models: Array<{ id: string; routes: Record<string, { upstream_model: string; call_region: string; processing_regions: string[] }> }>;
+  models: Array<{ id: string; routes: Record<string, Array<{ upstream_model: string; call_region: string; processing_regions: string[] }>> }>;
 };
-const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.id === model)?.routes[tier];
+const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.id === model)?.routes[tier]?.[0]; // the first route serves while it is healthy
 
 const CONTRACT_FIELDS = [
   'request_id', 'account_id', 'key_id', 'environment', 'status', 'residency', 'call_region', 'processing_regions',

@@ -169,7 +169,7 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       expect(x.claims).to.include({ regions_basis: 'declared', evidence_sha256: null, evidence_at: null });
       const row = (await rowsOf(gw, [x.requestId])).get(x.requestId);
       expectRowMatchesAttestation(row, x.claims);
-      const declared = catalogue().models.find((m) => m.id === 'alpha-sonnet-5')?.routes['eu'];
+      const declared = catalogue().models.find((m) => m.id === 'alpha-sonnet-5')?.routes['eu']?.[0];
       const token = await adminToken(gw, 'root@example.com');
       const res = await fetch(`http://127.0.0.1:${gw.adminPort}/admin/v1/residency-report?account=${k.account_id}`, { headers: { authorization: `Bearer ${token}` } });
       expect(await res.json()).to.deep.equal([{

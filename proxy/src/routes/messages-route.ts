@@ -252,5 +252,6 @@ function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: 
     call_region: grant.route.call_region,
     processing_regions: grant.route.processing_regions,
     evidence: grant.evidence ?? DECLARED,
+    platform: '',
   }, caller.api_key);
 }

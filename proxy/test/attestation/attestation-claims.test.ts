@@ -3,7 +3,7 @@ import type { KeyIdentity, Route } from '@gateway/shared';
 import { attestationClaims, type AttestationFacts } from '../../src/attestation/attestation-claims.js';
 
 const key: KeyIdentity = { key_id: 'key_1', account_id: 'acct_1', environment: 'live', residency: 'eu', privacy_mode: 'flag' };
-const route: Route = { upstream_model: 'eu.m', call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'] };
+const route: Route = { upstream: 'default', evidence: null, upstream_model: 'eu.m', call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'] };
 const facts = (over: Partial<AttestationFacts> = {}): AttestationFacts => ({
   requestId: 'req_1', key, catalogueSha256: 'c'.repeat(64), route, evidence: null, piiCounts: {}, forwardedSha256: 'f'.repeat(64), ...over,
 });

@@ -159,7 +159,7 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     await page.goto(admin(`/accounts/${accountId}`));
     await page.getByRole('link', { name: 'Residency report' }).click();
     await page.waitForURL(/\/residency\?account=/);
-    const route = catalogue().models.find((m) => m.id === 'alpha-sonnet-4-6')?.routes['eu'];
+    const route = catalogue().models.find((m) => m.id === 'alpha-sonnet-4-6')?.routes['eu']?.[0];
     const cells = await page.getByTestId('residency-report').locator('tbody tr').first().locator('td').allInnerTexts();
     // A Messages-API upstream: the catalogue's declaration; every live request so far on the EU route.
     expect(cells.slice(1)).to.deep.equal([
