@@ -19,7 +19,7 @@ import { PolicyHealth } from './health.js';
 import { PolicyMetrics } from './policy-metrics.js';
 import { declaredRegions, unionOfRegions, type RegionsOf } from './models-list.js';
 import { ControlPlaneClient, DEFAULT_CONTROL_URL } from './residency/control-plane.js';
-import { RouteVerifier } from './residency/route-verifier.js';
+import { RouteVerifier, type RouteResolver } from './residency/route-verifier.js';
 
 /** After the sessions have closed, how long RPCs still running may take to answer before the server closes. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -58,7 +58,7 @@ export async function runPolicy(
   const verifier: RouteVerifier | undefined = config.residency.verify
     ? new RouteVerifier(
         catalogue,
-        new ControlPlaneClient(config.residency.controlUrl ?? DEFAULT_CONTROL_URL, config.upstream.apiKey),
+        controlPlanes(config),
         { intervalMs: config.residency.verifyIntervalMs, maxAgeMs: config.residency.maxAgeMs },
         log,
         (kind) => metrics.controlPlaneErrors.inc({ kind }),
@@ -158,5 +158,20 @@ export async function runPolicy(
       await writer.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * Each route is verified with its own upstream's credentials and control plane, in its call region. Only Bedrock
+ * upstreams have one; routes on other platforms (and on upstreams this process does not know) stay declared.
+ */
+function controlPlanes(config: GatewayConfig): RouteResolver {
+  const clients = new Map<string, ControlPlaneClient>();
+  for (const [name, u] of Object.entries(config.upstreams)) {
+    if (u.platform === 'bedrock') clients.set(name, new ControlPlaneClient(u.controlUrl ?? DEFAULT_CONTROL_URL, u.apiKey, undefined, u.awsProfile));
+  }
+  return {
+    verifiable: (route) => clients.has(route.upstream),
+    resolve: (route) => (clients.get(route.upstream) as ControlPlaneClient).resolve(route),
   };
 }

@@ -17,7 +17,7 @@ const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.
 const CONTRACT_FIELDS = [
   'request_id', 'account_id', 'key_id', 'environment', 'status', 'residency', 'call_region', 'processing_regions',
   'regions_basis', 'evidence_at', 'evidence_sha256', 'upstream_model', 'catalogue_sha256', 'privacy_mode',
-  'pii_counts', 'forwarded_body_sha256', 'iat',
+  'pii_counts', 'forwarded_body_sha256', 'iat', 'attempts', 'platform',
 ];
 
 describe('x-gateway-attestation: a signed statement on every message response after authentication', function () {

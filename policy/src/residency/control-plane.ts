@@ -66,8 +66,9 @@ export class ControlPlaneClient {
     private readonly urlTemplate: string,
     private readonly bearerToken: string | undefined,
     private readonly timeoutMs = 10_000,
+    awsProfile?: string,
   ) {
-    this.credentials = defaultProvider();
+    this.credentials = defaultProvider(awsProfile === undefined ? {} : { profile: awsProfile });
   }
 
   async resolve(route: ResolvedRoute): Promise<Resolution> {

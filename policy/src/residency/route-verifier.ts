@@ -15,6 +15,14 @@ export interface RouteState {
   ageSeconds: number | null;
 }
 
+/** Resolves routes against their platform's control plane; routes it cannot verify stay declared. */
+export interface RouteResolver {
+  verifiable(route: CatalogueRoute): boolean;
+  resolve(route: CatalogueRoute): Promise<Resolution>;
+}
+
+const DECLARED = { regions_basis: 'declared', evidence_unix_ms: 0, evidence_sha256: '' } as const;
+
 interface Target {
   model: string;
   tier: Residency;
@@ -38,7 +46,7 @@ export class RouteVerifier {
 
   constructor(
     private readonly catalogue: ModelCatalogue,
-    private readonly resolver: { resolve(route: CatalogueRoute): Promise<Resolution> },
+    private readonly resolver: RouteResolver,
     private readonly opts: { intervalMs: number; maxAgeMs: number },
     private readonly log: Logger,
     private readonly onFailure: (kind: ControlPlaneFailure) => void = () => undefined,
@@ -47,7 +55,7 @@ export class RouteVerifier {
     this.targets = catalogue.models.flatMap((m) =>
       (Object.entries(m.routes) as Array<[Residency, CatalogueRoute[]]>).flatMap(([tier, routes]) =>
         routes.map((route, index) => ({ model: m.id, tier, index, route }))),
-    );
+    ).filter((t) => resolver.verifiable(t.route));
   }
 
   get pending(): boolean {
@@ -67,6 +75,7 @@ export class RouteVerifier {
 
   /** Whether the `index`th route of (model, tier) may be served now, on its own evidence. */
   check(model: string, tier: Residency, index: number, route: CatalogueRoute, nowMs = this.now()): RouteCheck {
+    if (!this.resolver.verifiable(route)) return { ok: true, route, evidence: { ...DECLARED } };
     return checkRoute(model, tier, route, this.catalogue.tiers[tier].regions, this.last.get(keyOf({ model, tier, index })), nowMs, this.opts.maxAgeMs);
   }
 
