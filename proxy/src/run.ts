@@ -73,7 +73,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
       maxAttempts: config.upstream.maxAttempts,
       responderFor: (name) => upstreams.get(name)?.responder,
       health,
-      budget: new RetryBudget(),
+      budget: new RetryBudget(config.upstream.retryBudget.percent / 100, config.upstream.retryBudget.min),
       metrics,
     }),
     attestor: new Attestor(keyRing, log),

@@ -41,6 +41,11 @@ export interface GatewayConfig {
     readonly firstEventTimeoutMs: number;
     /** attempts per request, over all routes (UPSTREAM_MAX_ATTEMPTS) */
     readonly maxAttempts: number;
+    /**
+     * The retry budget over any 10 s: retries at most UPSTREAM_RETRY_BUDGET_PERCENT (20) % of requests, with at
+     * least UPSTREAM_RETRY_BUDGET_MIN (10) allowed.
+     */
+    readonly retryBudget: { readonly percent: number; readonly min: number };
   };
   /**
    * The named upstreams routes call: UPSTREAMS_FILE, or without it one named "default" from UPSTREAM_KIND,
@@ -231,6 +236,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       connectTimeoutMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 50, 120_000),
       firstEventTimeoutMs: int('UPSTREAM_FIRST_EVENT_TIMEOUT_MS', 60_000, 50, 3_600_000),
       maxAttempts: int('UPSTREAM_MAX_ATTEMPTS', 3, 1, 10),
+      retryBudget: { percent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 20, 0, 100), min: int('UPSTREAM_RETRY_BUDGET_MIN', 10, 0, 1_000_000) },
     },
     upstreams,
     routeHealth: {

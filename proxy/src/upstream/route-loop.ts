@@ -66,9 +66,11 @@ export class RouteLoop implements Responder {
       attempts.push(r.record);
       last = { ...r.result, route: next.route, platform: next.platform };
       const failure = r.result.failure;
-      if (failure === undefined || !failure.retryable || x.res.headersSent) break;
+      if (failure === undefined || x.res.headersSent) break;
+      // Not served: the answer, whichever it is, attests this attempt as failed.
       failed.push({ platform: next.platform, call_region: next.route.call_region, outcome: failure.outcome });
       x.attestation.attemptEnded();
+      if (!failure.retryable) break;
     }
     return { ...(last as ExchangeResult), attempts };
   }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 import { request, type Dispatcher } from 'undici';
 import { UpstreamError, UpstreamHeadersTimeoutError, type GatewayError } from '@gateway/shared';
 import type { CountContext, Exchange, ExchangeResult, Responder } from '../../exchange.js';
@@ -47,11 +47,7 @@ export class VertexUpstream implements Responder {
   private readonly adapter: VertexAdapter;
 
   constructor(private readonly o: VertexUpstreamOptions) {
-    const auth = new GoogleAuth({
-      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
-      ...(o.credentialsFile === undefined ? {} : { keyFilename: o.credentialsFile }),
-    });
-    this.adapter = new VertexAdapter(o.project, o.url, auth);
+    this.adapter = new VertexAdapter(o.project, o.url, o.credentialsFile);
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
@@ -89,15 +85,22 @@ export class VertexUpstream implements Responder {
 }
 
 class VertexAdapter implements PlatformAdapter {
+  private auth: Promise<GoogleAuth> | undefined;
+
   constructor(
     private readonly project: string,
     private readonly url: string | undefined,
-    private readonly auth: GoogleAuth,
+    private readonly credentialsFile: string | undefined,
   ) {}
 
   /** A bearer token from the auth library (it caches the token and refreshes it ahead of its expiry). */
   async authHeaders(): Promise<Record<string, string>> {
-    const token = await this.auth.getAccessToken();
+    // Loaded on first use: a deployment without Vertex routes never pays for the library.
+    this.auth ??= import('google-auth-library').then(({ GoogleAuth }) => new GoogleAuth({
+      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      ...(this.credentialsFile === undefined ? {} : { keyFilename: this.credentialsFile }),
+    }));
+    const token = await (await this.auth).getAccessToken();
     if (token === null || token === undefined || token === '') throw new UpstreamError('Google credentials gave no access token.');
     return { authorization: `Bearer ${token}` };
   }
