@@ -29,7 +29,9 @@ export function vertexOrigin(location: string, override: string | undefined): st
 }
 
 export function vertexModelPath(project: string, location: string, model: string, method: 'rawPredict' | 'streamRawPredict'): string {
-  return `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers/anthropic/models/${encodeURIComponent(model)}:${method}`;
+  // `@` is legal in a path segment and Google's own URLs carry the model's version after it unencoded.
+  const id = encodeURIComponent(model).replaceAll('%40', '@');
+  return `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers/anthropic/models/${id}:${method}`;
 }
 
 /** The Messages body as Vertex wants it: no `model` (it is in the URL), its own `anthropic_version`. */
