@@ -102,7 +102,7 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       const rows = await rowsOf(gw, [a1, a2, london, elsewhere, stub].map((x) => x.requestId));
 
       // The evidence on file is the control plane's answer the attestation names.
-      const answer = [...control.requests].reverse().find((r) => r.resourceId === a1.claims['upstream_model'] && r.answer !== null);
+      const answer = [...control.requests].reverse().find((r) => r.resourceId === a1.claims['upstream_model'] && r.region === a1.claims['call_region'] && r.answer !== null);
       expect(a1.claims).to.include({ regions_basis: 'verified', evidence_sha256: sha256Hex(answer?.answer as string) });
       for (const x of [a1, a2, london, elsewhere]) expectRowMatchesAttestation(rows.get(x.requestId), x.claims);
       expect(rows.get(london.requestId)).to.include({ residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'verified' });
