@@ -58,7 +58,10 @@ export class RouteLoop implements Responder {
         : pickRoute(left, (c) => (this.o.health as RouteHealth).stateOf(keyed(c)), Date.now(), n === 0);
       if (next === undefined) break;
       if (n > 0) {
-        if (this.o.budget !== undefined && !this.o.budget.tryRetry()) break;
+        // The budget keeps retries from piling load on the surviving routes. A retry after a refused connection
+        // adds none: the failed attempt reached no platform, so the request still costs the upstreams one call.
+        const free = last?.failure?.outcome === 'refused';
+        if (!free && this.o.budget !== undefined && !this.o.budget.tryRetry()) break;
         this.o.metrics?.upstreamFailovers.inc({ tier: x.grant.key.residency });
       }
       tried.add(next);
