@@ -66,3 +66,15 @@ describe('route health and the retry budget', function () {
     expect(failureOfNetwork({ code: 'ECONNRESET' }).retryable).to.equal(false);
   });
 });
+
+describe('routes of a grant (negotiated with older policy services)', function () {
+  it('uses Grant.routes when sent, else the one route (a policy service that predates routes), on the default upstream', async function () {
+    const { routesOf } = await import('../../src/upstream/route-loop.js');
+    const route = { upstream: '', upstream_model: 'm', call_region: 'eu-west-2', processing_regions: ['eu-west-2'], evidence: null };
+    const evidence = { regions_basis: 'verified' as const, evidence_unix_ms: 1, evidence_sha256: 'ab' };
+    const grant = { key: { key_id: 'k', account_id: 'a', environment: 'live', residency: 'uk', privacy_mode: 'off' }, model: 'x', route, lease_id: '', lease_expires_unix_ms: 0, reserved_units: 0, evidence, routes: [] } as const;
+    expect(routesOf({ ...grant, routes: [] })).to.deep.equal([{ ...route, upstream: 'default', evidence }]);
+    const two = [{ ...route, upstream: 'a' }, { ...route, upstream: 'b', call_region: 'eu-west-1' }];
+    expect(routesOf({ ...grant, routes: two })).to.equal(two);
+  });
+});
