@@ -247,6 +247,23 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(await state()).to.equal(0);
   });
 
+  it('stops at a revocation during the failover: 401, no further route called, only the cut attempt metered', async function () {
+    const k = await createKey(gw, { env: 'live', account: eu.account_id });
+    // Route 1 holds the request 1.5 s and then fails; the key is revoked meanwhile.
+    fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { latencyMs: 1_500, errorBefore: { status: 503 } } : {}));
+    const pending = post(k);
+    await fake.waitFor((r) => r.length === 1);
+    const revokedAt = Date.now();
+    await gw.ctl('keys', 'revoke', k.id);
+    const res = await pending;
+    expect(Date.now() - revokedAt).to.be.lessThan(1_400);
+    expect(res.status).to.equal(401);
+    expect(regionsCalled()).to.deep.equal(['eu-central-1']);
+    const row = await ledgerRow(res.headers.get('request-id') as string);
+    // The cut attempt had been sent, so its input is metered as for any request cut in flight (CONTRACT "Keys").
+    expect(row).to.include({ outcome: 'revoked', output_tokens: 0 });
+  });
+
   it('rehearses a failover for test keys (x-gateway-test-scenario: failover): headers, log line and attestation', async function () {
     const res = await post(test, { stream: true }, { 'x-gateway-test-scenario': 'failover' });
     const events = sseEvents(await res.text());
