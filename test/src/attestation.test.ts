@@ -130,13 +130,17 @@ describe('x-gateway-attestation: a signed statement on every message response af
   });
 
   it('attests an upstream error with its status, after the body was forwarded', async function () {
-    fake.enqueue({ errorBefore: { status: 529 } });
+    // Every route of the eu tier busy (one would otherwise take it over): the last failure is the answer.
+    fake.enqueue({ errorBefore: { status: 529 } }, { errorBefore: { status: 529 } }, { errorBefore: { status: 529 } });
     const res = await post(live, { model: 'alpha-sonnet-5', max_tokens: 50, messages: [{ role: 'user', content: 'Busy?' }] });
     expect(res.status).to.equal(529);
+    expect(fake.requests.map((r) => r.region)).to.deep.equal(['eu-central-1', 'eu-west-1', 'eu-west-3']);
     const p = attested(res);
     expect(p['status']).to.equal(529);
     expect(p['upstream_model']).to.equal(routeOf('alpha-sonnet-5', 'eu')?.upstream_model);
-    expect(p['forwarded_body_sha256']).to.equal(sha256Hex((fake.requests[0] as RecordedRequest).rawBody));
+    expect(p['forwarded_body_sha256']).to.equal(sha256Hex((fake.requests[2] as RecordedRequest).rawBody));
+    expect((p['attempts'] as Array<{ outcome: string }>).map((a) => a.outcome)).to.deep.equal(['unavailable', 'unavailable', 'unavailable']);
+    expect(p['platform']).to.equal(null);
   });
 
   it('attests refusals after authentication (400, 403, 404, 429) with nothing forwarded, and never a 401', async function () {
