@@ -8,8 +8,10 @@ import {
   type GatewayError,
   type Residency,
   type Route,
+  type RouteEvidence,
 } from '@gateway/shared';
-import type { CatalogueModel, ModelCatalogue } from './catalogue.js';
+import type { CatalogueModel, CatalogueRoute, ModelCatalogue } from './catalogue.js';
+import type { RouteCheck } from './residency/route-evidence.js';
 import type { CachedKey } from './key-cache.js';
 
 /**
@@ -61,20 +63,45 @@ export function checkModelPermitted(entry: CachedKey, model: CatalogueModel): Ga
   return modelPermitted(entry, model) ? undefined : new PermissionDeniedError('model');
 }
 
-/** The route inside the key's tier. There is no fallback: a model without one is refused, never widened. */
-export function routeInTier(catalogue: ModelCatalogue, model: CatalogueModel, tier: Residency): Route | GatewayError {
-  const route = catalogue.route(model, tier);
-  if (route !== undefined) return route;
-  const inTier = catalogue.models.filter((m) => m.routes[tier] !== undefined).map((m) => m.id);
+/** The routes inside the key's tier. There is no fallback: a model without one is refused, never widened. */
+export function routesInTier(catalogue: ModelCatalogue, model: CatalogueModel, tier: Residency): readonly CatalogueRoute[] | GatewayError {
+  const routes = catalogue.routes(model, tier);
+  if (routes.length > 0) return routes;
+  const inTier = catalogue.models.filter((m) => catalogue.routes(m, tier).length > 0).map((m) => m.id);
   return new ResidencyUnavailableError(
     `${model.id} has no route inside the ${tier} residency tier (${catalogue.tiers[tier].label}). ` +
       `Models available in this tier: ${inTier.join(', ')}.`,
   );
 }
 
+/**
+ * The routes a decision carries, in order: each as declared when nothing verifies routes (`check` gives
+ * undefined), else only those whose own evidence holds, with their verified regions. None left: refused with the
+ * first route's reason.
+ */
+export function servableRoutes(
+  declared: readonly CatalogueRoute[],
+  check: (route: CatalogueRoute, index: number) => RouteCheck | undefined,
+): Route[] | GatewayError {
+  const routes: Route[] = [];
+  let reason: string | undefined;
+  declared.forEach((r, i) => {
+    const c = check(r, i);
+    if (c === undefined) routes.push(wireRoute(r, null));
+    else if (c.ok) routes.push(wireRoute(c.route, c.evidence));
+    else reason ??= c.reason;
+  });
+  if (routes.length === 0) return new ResidencyUnavailableError(reason ?? 'No route of this model can be served in the tier now.');
+  return routes;
+}
+
+function wireRoute(r: CatalogueRoute, evidence: RouteEvidence | null): Route {
+  return { upstream: r.upstream, upstream_model: r.upstream_model, call_region: r.call_region, processing_regions: [...r.processing_regions], evidence };
+}
+
 /** Models this key can call: tier ∩ plan ∩ allowed_models, in catalogue order. */
 export function callableModels(catalogue: ModelCatalogue, entry: CachedKey): CatalogueModel[] {
-  return catalogue.models.filter((m) => m.routes[entry.residency] !== undefined && modelPermitted(entry, m));
+  return catalogue.models.filter((m) => catalogue.routes(m, entry.residency).length > 0 && modelPermitted(entry, m));
 }
 
 export function isError<T>(v: T | GatewayError): v is GatewayError {

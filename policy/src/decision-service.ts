@@ -1,6 +1,5 @@
 import {
   QuotaExceededError,
-  ResidencyUnavailableError,
   type AuthenticateResponse,
   type Residency,
   type Route,
@@ -25,7 +24,7 @@ import {
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits } from './billing.js';
-import type { ModelCatalogue } from './catalogue.js';
+import type { CatalogueRoute, ModelCatalogue } from './catalogue.js';
 import type { AdmitRequest, CounterStore, CountOutcome, UsageCount, WindowPosition, WindowSpec } from './counters/counter-store.js';
 import type { RowState } from './db/ledger-statements.js';
 import type { LedgerWriter } from './db/ledger-writer.js';
@@ -37,7 +36,8 @@ import {
   checkSource,
   isError,
   resolveModel,
-  routeInTier,
+  routesInTier,
+  servableRoutes,
 } from './decision-rules.js';
 import type { CachedKey, KeyCache } from './key-cache.js';
 import type { LastUsedTracker } from './last-used.js';
@@ -58,7 +58,7 @@ export interface DecisionServiceDeps {
   /** Hears each usage row the first time it is written to the ledger (metrics). */
   onRecorded?: (entry: LedgerEntry) => void;
   /** Route verification against the platform (Bedrock); absent: the catalogue's routes are served as declared. */
-  residency?: { check(model: string, tier: Residency, route: Route, nowMs: number): RouteCheck };
+  residency?: { check(model: string, tier: Residency, index: number, route: CatalogueRoute, nowMs: number): RouteCheck };
 }
 
 /** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
@@ -112,12 +112,12 @@ export class DecisionService {
     }
     const notPermitted = checkModelPermitted(entry, model);
     if (notPermitted !== undefined) return rejectWith(notPermitted);
-    const declared = routeInTier(this.d.catalogue, model, entry.residency);
+    const declared = routesInTier(this.d.catalogue, model, entry.residency);
     if (isError(declared)) return rejectWith(declared);
-    // Never widened: a route whose evidence does not hold is refused, never replaced by another.
-    const verified = this.d.residency?.check(model.id, entry.residency, declared, nowMs);
-    if (verified !== undefined && !verified.ok) return rejectWith(new ResidencyUnavailableError(verified.reason));
-    const route = verified?.route ?? declared;
+    // Never widened: each route is served only on its own evidence; one whose evidence does not hold is skipped,
+    // and with none left the request is refused, never sent to another tier.
+    const routes = servableRoutes(declared, (route, i) => this.d.residency?.check(model.id, entry.residency, i, route, nowMs));
+    if (isError(routes)) return rejectWith(routes);
 
     const live = entry.record.environment === 'live';
     const holdsSlot = req.operation === 'CREATE_MESSAGE';
@@ -191,12 +191,14 @@ export class DecisionService {
       allow: {
         key: identity(entry),
         model: model.id,
-        route,
+        // The first route also in the single-route fields, for a proxy that predates `routes`.
+        route: routes[0] as Route,
+        routes,
         lease_id: leaseId,
         lease_expires_unix_ms: admitted.leaseExpiresMs,
         reserved_units: reserveUnits,
         // Without verification (a Messages-API upstream) the regions are the catalogue's declaration.
-        evidence: verified?.evidence ?? null,
+        evidence: (routes[0] as Route).evidence,
       },
     };
   }

@@ -9,7 +9,15 @@ import { callableModels } from './decision-rules.js';
  */
 export type RegionsOf = (model: CatalogueModel, tier: Residency) => readonly string[];
 
-export const declaredRegions = (catalogue: ModelCatalogue): RegionsOf => (model, tier) => catalogue.route(model, tier)?.processing_regions ?? [];
+export const declaredRegions = (catalogue: ModelCatalogue): RegionsOf => (model, tier) => unionOfRegions(catalogue, tier, catalogue.routes(model, tier).map((r) => r.processing_regions));
+
+/** The union of several routes' regions, in the tier's order (so one route's list comes back as it is). */
+export function unionOfRegions(catalogue: ModelCatalogue, tier: Residency, lists: ReadonlyArray<readonly string[]>): string[] {
+  if (lists.length === 1) return [...(lists[0] as readonly string[])];
+  const all = new Set(lists.flat());
+  const ordered = catalogue.tiers[tier].regions.filter((r) => all.has(r));
+  return ordered.length === all.size ? ordered : [...all];
+}
 
 export function modelEntry(catalogue: ModelCatalogue, model: CatalogueModel, entry: CachedKey, regionsOf: RegionsOf = declaredRegions(catalogue)): ModelEntryWire {
   return {

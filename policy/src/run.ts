@@ -17,9 +17,9 @@ import { KeyCache } from './key-cache.js';
 import { LastUsedTracker } from './last-used.js';
 import { PolicyHealth } from './health.js';
 import { PolicyMetrics } from './policy-metrics.js';
-import { declaredRegions, type RegionsOf } from './models-list.js';
+import { declaredRegions, unionOfRegions, type RegionsOf } from './models-list.js';
 import { ControlPlaneClient, DEFAULT_CONTROL_URL } from './residency/control-plane.js';
-import { RouteVerifier } from './residency/route-verifier.js';
+import { RouteVerifier, type RouteResolver } from './residency/route-verifier.js';
 
 /** After the sessions have closed, how long RPCs still running may take to answer before the server closes. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -58,7 +58,7 @@ export async function runPolicy(
   const verifier: RouteVerifier | undefined = config.residency.verify
     ? new RouteVerifier(
         catalogue,
-        new ControlPlaneClient(config.residency.controlUrl ?? DEFAULT_CONTROL_URL, config.upstream.apiKey),
+        controlPlanes(config),
         { intervalMs: config.residency.verifyIntervalMs, maxAgeMs: config.residency.maxAgeMs },
         log,
         (kind) => metrics.controlPlaneErrors.inc({ kind }),
@@ -103,9 +103,12 @@ export async function runPolicy(
   const regionsOf: RegionsOf = verifier === undefined
     ? declaredRegions(catalogue)
     : (model, tier) => {
-        const route = catalogue.route(model, tier);
-        const check = route === undefined ? undefined : verifier.check(model.id, tier, route);
-        return check?.ok === true ? check.route.processing_regions : [];
+        const lists: string[][] = [];
+        catalogue.routes(model, tier).forEach((route, i) => {
+          const check = verifier.check(model.id, tier, i, route);
+          if (check.ok) lists.push(check.route.processing_regions);
+        });
+        return lists.length === 0 ? [] : unionOfRegions(catalogue, tier, lists);
       };
   const { server, drain, closeStreams, openSessions } = createPolicyServer({
     decisions, metrics, keys, catalogue, usage: store, counters, database: decisionDb, log, regionsOf,
@@ -155,5 +158,20 @@ export async function runPolicy(
       await writer.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * Each route is verified with its own upstream's credentials and control plane, in its call region. Only Bedrock
+ * upstreams have one; routes on other platforms (and on upstreams this process does not know) stay declared.
+ */
+function controlPlanes(config: GatewayConfig): RouteResolver {
+  const clients = new Map<string, ControlPlaneClient>();
+  for (const [name, u] of Object.entries(config.upstreams)) {
+    if (u.platform === 'bedrock') clients.set(name, new ControlPlaneClient(u.controlUrl ?? DEFAULT_CONTROL_URL, u.apiKey, undefined, u.awsProfile));
+  }
+  return {
+    verifiable: (route) => clients.has(route.upstream),
+    resolve: (route) => (clients.get(route.upstream) as ControlPlaneClient).resolve(route),
   };
 }

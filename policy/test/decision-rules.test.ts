@@ -8,7 +8,7 @@ import {
   checkModelPermitted,
   checkSource,
   resolveModel,
-  routeInTier,
+  routesInTier,
 } from '../src/decision-rules.js';
 import type { CachedKey } from '../src/key-cache.js';
 import type { KeyRecord } from '../src/db/records.js';
@@ -107,11 +107,11 @@ describe('decision rules', function () {
 
   describe('residency', function () {
     it('never widens: a uk key has no route for an eu-only model', function () {
-      const r = err(routeInTier(catalogue, model('alpha-haiku-4-5'), 'uk'));
+      const r = err(routesInTier(catalogue, model('alpha-haiku-4-5'), 'uk'));
       expect(r.status).to.equal(403);
       expect(r.type).to.equal('residency_unavailable');
-      const ok = routeInTier(catalogue, model('alpha-sonnet-4-6'), 'uk');
-      expect(ok).to.deep.include({ call_region: 'eu-west-2', processing_regions: ['eu-west-2'] });
+      const ok = routesInTier(catalogue, model('alpha-sonnet-4-6'), 'uk');
+      expect(ok).to.deep.equal([{ upstream: 'default', upstream_model: 'anthropic.alpha-sonnet-4-6-v1:0', call_region: 'eu-west-2', processing_regions: ['eu-west-2'] }]);
     });
 
     it('lists what a key can call: tier ∩ plan ∩ allowed_models', function () {

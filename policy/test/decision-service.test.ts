@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type UsageReport } from '@gateway/shared';
 import { billingPeriod } from '../src/billing.js';
-import { DEFAULT_CATALOGUE_FILE, ModelCatalogue } from '../src/catalogue.js';
+import { DEFAULT_CATALOGUE_FILE, ModelCatalogue, type CatalogueRoute } from '../src/catalogue.js';
+import type { RouteCheck } from '../src/residency/route-evidence.js';
 import type { CounterStore, UsageSource } from '../src/counters/counter-store.js';
 import { MemoryCounterStore } from '../src/counters/memory-counter-store.js';
 import { SqliteStore } from '../src/db/sqlite-store.js';
@@ -67,7 +68,7 @@ describe('decision service: count at release, and the ledger and the allowance c
     usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(),
     // As a proxy that predates the route fields sends it (gRPC's defaults); tests of the route set them.
-    residency: '', call_region: '', processing_regions: [], evidence: null, ...over,
+    residency: '', call_region: '', processing_regions: [], evidence: null, platform: '', ...over,
   });
   const periodOf = (account = accountId) => {
     const p = billingPeriod(Date.now());
@@ -153,6 +154,29 @@ describe('decision service: count at release, and the ledger and the allowance c
     const auth = await ds.authenticate(fenced.key, '192.0.2.1');
     expect(auth.deny?.key?.key_id).to.equal(fenced.record.id);
     expect(auth.catalogue_sha256).to.equal(catalogue.sha256);
+  });
+
+  it('carries the tier\'s routes in order, the first also as route/evidence for an older proxy; a route without evidence is skipped', async function () {
+    const EU = ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-central-2'];
+    const verified = { regions_basis: 'verified' as const, evidence_unix_ms: 5, evidence_sha256: 'ab'.repeat(32) };
+    let refuse = new Set<number>([0]);
+    const residency = {
+      check: (_m: string, _t: 'uk' | 'eu', i: number, route: CatalogueRoute): RouteCheck =>
+        refuse.has(i) ? { ok: false, reason: `route ${i} unverified` } : { ok: true, route, evidence: verified },
+    };
+    const ds = new DecisionService({ keys, catalogue: ModelCatalogue.load(), counters: new MemoryCounterStore(source), ledger: writer, lastUsed: new LastUsedTracker(async () => undefined), leaseTtlMs: 30_000, log, residency });
+    const k = await admin.createKey({ account_id: accountId, name: 'r', environment: 'live', residency: 'eu', privacy_mode: 'off' });
+    await keys.poll();
+    const decide = () => ds.decide({ caller: { api_key: k.key, source_ip: '10.1.1.1', request_id: 'req_r' }, operation: 'COUNT_TOKENS', model: 'alpha-sonnet-5', stream: false, max_tokens: 0, input_tokens_estimate: 1, attempt_id: '' });
+    const d = await decide();
+    expect(d.allow?.routes.map((r) => r.call_region)).to.deep.equal(['eu-west-1', 'eu-west-3']);
+    expect(d.allow?.routes[0]).to.deep.equal({ upstream: 'default', upstream_model: 'eu.anthropic.alpha-sonnet-5-v1:0', call_region: 'eu-west-1', processing_regions: EU, evidence: verified });
+    expect(d.allow?.route).to.deep.equal(d.allow?.routes[0]);
+    expect(d.allow?.evidence).to.deep.equal(verified);
+    refuse = new Set([0, 1, 2]);
+    const none = await decide();
+    expect(none.deny).to.include({ http_status: 403, error_type: 'residency_unavailable' });
+    expect(none.deny?.message).to.equal('route 0 unverified');
   });
 
   it('counts a report whose counter step failed when it is retried, and only once', async function () {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Grant, Logger, TokenUsage } from '@gateway/shared';
+import type { AttemptRecord } from './exchange.js';
 
 /**
  * What a route learned about its request, for the one access-log line (CONTRACT.md "Operating it") and the
@@ -19,6 +20,8 @@ export interface AccessRecord {
   outcome?: string;
   error_code?: string;
   error_type?: string;
+  /** the upstream attempts in order (admitted message requests) */
+  attempts?: AttemptRecord[];
 }
 
 const records = new WeakMap<ServerResponse, AccessRecord>();
@@ -63,6 +66,7 @@ export function logAccess(log: Logger, req: IncomingMessage, res: ServerResponse
     overhead_ms: rec.overhead_ms === undefined ? undefined : round(rec.overhead_ms),
     ttft_ms: rec.ttft_ms === undefined ? undefined : round(rec.ttft_ms),
     tokens: rec.tokens,
+    attempts: rec.attempts?.map((a) => ({ upstream: a.upstream, platform: a.platform, call_region: a.call_region, outcome: a.outcome, ms: round(a.ms) })),
     outcome: rec.outcome ?? (rec.error_code === undefined ? 'ok' : 'refused'),
     error_code: rec.error_code,
     completed: res.writableFinished,

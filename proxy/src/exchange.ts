@@ -1,4 +1,5 @@
-import type { GatewayError, Grant, Logger, TokenUsage, UsageOutcome } from '@gateway/shared';
+import type { GatewayError, Grant, Logger, Route, TokenUsage, UpstreamPlatform, UsageOutcome } from '@gateway/shared';
+import type { AttemptFailure, AttemptOutcome } from './upstream/attempt-outcome.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAttestation } from './attestation/index.js';
 import type { TokenRestorer } from './privacy/index.js';
@@ -26,6 +27,17 @@ export interface Exchange {
    * starts only once its attestation is on the response.
    */
   attestation: RequestAttestation;
+  /** Which attempt of the request this is (0 first), as the route loop hands it to one route's responder. */
+  attempt?: number;
+}
+
+/** One upstream attempt of a request, for the access log and the attestation. */
+export interface AttemptRecord {
+  upstream: string;
+  platform: UpstreamPlatform;
+  call_region: string;
+  outcome: AttemptOutcome;
+  ms: number;
 }
 
 export interface ExchangeResult {
@@ -33,6 +45,13 @@ export interface ExchangeResult {
   outcome: UsageOutcome;
   /** An error to send after all: as the response if nothing was sent yet, else as `event: error`. */
   error?: GatewayError;
+  /** One attempt that failed: how, and whether the request may move on to its next route. */
+  failure?: AttemptFailure;
+  /** The request's attempts in order (set by the route loop). */
+  attempts?: AttemptRecord[];
+  /** The route that served, or when none did the last one tried, and its platform (set by the route loop). */
+  route?: Route;
+  platform?: UpstreamPlatform;
 }
 
 /**

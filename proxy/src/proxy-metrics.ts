@@ -27,6 +27,11 @@ export class ProxyMetrics {
   readonly genAiDuration: Histogram<'gen_ai_request_model' | 'gen_ai_operation_name' | 'error_type'>;
   readonly genAiTimeToFirstToken: Histogram<'gen_ai_request_model'>;
   readonly genAiTokenUsage: Histogram<'gen_ai_request_model' | 'gen_ai_token_type'>;
+  readonly upstreamAttempts: Counter<'upstream' | 'platform' | 'call_region' | 'outcome'>;
+  readonly upstreamFailovers: Counter<'tier'>;
+  readonly routeState: Gauge<'upstream' | 'platform' | 'call_region'>;
+  /** Refreshes gateway_route_state at each scrape (an open route turns half-open with time alone). */
+  routeStateSource: (() => void) | undefined;
 
   constructor(registry: Registry, spoolReports: () => number) {
     const registers = [registry];
@@ -113,6 +118,26 @@ export class ProxyMetrics {
       labelNames: ['gen_ai_request_model', 'gen_ai_token_type'],
       buckets: TOKEN_BUCKETS,
       registers,
+    });
+  
+    this.upstreamAttempts = new Counter({
+      name: 'gateway_upstream_attempts_total',
+      help: 'Upstream attempts of live requests, by named upstream, platform, call region and outcome (served, throttled, unavailable, timeout, refused, auth, not_found, client_error).',
+      labelNames: ['upstream', 'platform', 'call_region', 'outcome'],
+      registers,
+    });
+    this.upstreamFailovers = new Counter({
+      name: 'gateway_upstream_failovers_total',
+      help: 'Live requests moved on to their next route (inside the key\'s tier), by tier.',
+      labelNames: ['tier'],
+      registers,
+    });
+    this.routeState = new Gauge({
+      name: 'gateway_route_state',
+      help: 'This proxy\'s view of each route: 0 closed, 1 half-open, 2 open (the worst of the route\'s models).',
+      labelNames: ['upstream', 'platform', 'call_region'],
+      registers,
+      collect: () => this.routeStateSource?.(),
     });
   }
 }

@@ -12,7 +12,10 @@ import { httpServerOptions, limitConnections } from './http/connection-limits.js
 import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
-import { createUpstream } from './upstream/create-upstream.js';
+import { RetryBudget } from './upstream/retry-budget.js';
+import { RouteHealth } from './upstream/route-health.js';
+import { RouteLoop } from './upstream/route-loop.js';
+import { UpstreamRegistry } from './upstream/upstream-registry.js';
 import { DetectorPool, loadNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from './privacy/index.js';
 import { UsageReporter } from './usage-reporter.js';
 import { UsageSpool } from './usage-spool.js';
@@ -48,6 +51,12 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     nameModel,
   );
   const lifecycle = new Lifecycle();
+  // Routes: live keys through their upstreams with per-route health and a retry budget; test keys through the
+  // same loop with the stub on every route (so a failover rehearses headers, log line and attestation alike).
+  const upstreams = new UpstreamRegistry(config, log);
+  const health = new RouteHealth(config.routeHealth, metrics.routeState);
+  metrics.routeStateSource = () => health.refreshGauge();
+  const stub = new StubResponder();
   const app = createApp({
     lifecycle,
     config,
@@ -58,8 +67,15 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     metrics,
     addresses: new ClientAddressResolver(config.trustedProxies),
     detectMany: detectors.detectMany,
-    stub: new StubResponder(),
-    upstream: createUpstream(config, log),
+    stub: new RouteLoop({ registry: upstreams, maxAttempts: config.upstream.maxAttempts, responderFor: () => stub }),
+    upstream: new RouteLoop({
+      registry: upstreams,
+      maxAttempts: config.upstream.maxAttempts,
+      responderFor: (name) => upstreams.get(name)?.responder,
+      health,
+      budget: new RetryBudget(config.upstream.retryBudget.percent / 100, config.upstream.retryBudget.min),
+      metrics,
+    }),
     attestor: new Attestor(keyRing, log),
   });
 

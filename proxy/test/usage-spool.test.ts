@@ -10,7 +10,7 @@ const report = (id: string): UsageReport => ({
   request_id: id, decision_id: 'dec', key_id: 'key', account_id: 'acct', environment: 'live', model: 'alpha-sonnet-5',
   usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
   lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: 1,
-  residency: 'uk', call_region: 'eu-west-2', processing_regions: ['eu-west-2'], evidence: null,
+  residency: 'uk', call_region: 'eu-west-2', processing_regions: ['eu-west-2'], evidence: null, platform: 'bedrock',
 });
 
 describe('usage spool', function () {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { allowlistEntryProblem } from './ip-allowlist.js';
+import { DEFAULT_UPSTREAM, readUpstreamsFile, type UpstreamSettings } from './upstreams.js';
 
 /**
  * Settings of both processes, read once from the environment, validated with every problem reported together,
@@ -34,7 +35,25 @@ export interface GatewayConfig {
     readonly url: string | undefined;
     readonly apiKey: string | undefined;
     readonly timeoutMs: number;
+    /** TCP and TLS handshake limit of one attempt (UPSTREAM_CONNECT_TIMEOUT_MS); a failure moves to the next route */
+    readonly connectTimeoutMs: number;
+    /** a stream's limit for its `message_start` (UPSTREAM_FIRST_EVENT_TIMEOUT_MS); missed: the next route */
+    readonly firstEventTimeoutMs: number;
+    /** attempts per request, over all routes (UPSTREAM_MAX_ATTEMPTS) */
+    readonly maxAttempts: number;
+    /**
+     * The retry budget over any 10 s: retries at most UPSTREAM_RETRY_BUDGET_PERCENT (20) % of requests, with at
+     * least UPSTREAM_RETRY_BUDGET_MIN (10) allowed.
+     */
+    readonly retryBudget: { readonly percent: number; readonly min: number };
   };
+  /**
+   * The named upstreams routes call: UPSTREAMS_FILE, or without it one named "default" from UPSTREAM_KIND,
+   * UPSTREAM_URL, UPSTREAM_API_KEY (and UPSTREAM_CONTROL_URL).
+   */
+  readonly upstreams: Readonly<Record<string, UpstreamSettings>>;
+  /** Per-proxy route health (ROUTE_FAILURE_THRESHOLD consecutive failures open a route for ROUTE_COOL_DOWN_MS). */
+  readonly routeHealth: { readonly failureThreshold: number; readonly coolDownMs: number };
   readonly trustedProxies: readonly string[];
   readonly logLevel: string;
   readonly catalogueFile: string | undefined;
@@ -175,6 +194,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
   const upstreamUrl = checkedUrl('UPSTREAM_URL', str('UPSTREAM_URL'));
   const controlUrl = checkedUrl('UPSTREAM_CONTROL_URL', str('UPSTREAM_CONTROL_URL'));
 
+  const upstreamsFile = ((f) => (f === undefined ? undefined : resolve(cwd, f)))(str('UPSTREAMS_FILE'));
+  const upstreams = upstreamsFile === undefined
+    ? { [DEFAULT_UPSTREAM]: defaultUpstream(kind, upstreamUrl, str('UPSTREAM_API_KEY'), controlUrl) }
+    : readUpstreamsFile(upstreamsFile, problems);
+
   const trustedProxies = (str('TRUSTED_PROXIES') ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -209,6 +233,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       url: upstreamUrl,
       apiKey: str('UPSTREAM_API_KEY'),
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 600_000, 100, 3_600_000),
+      connectTimeoutMs: int('UPSTREAM_CONNECT_TIMEOUT_MS', 5_000, 50, 120_000),
+      firstEventTimeoutMs: int('UPSTREAM_FIRST_EVENT_TIMEOUT_MS', 60_000, 50, 3_600_000),
+      maxAttempts: int('UPSTREAM_MAX_ATTEMPTS', 3, 1, 10),
+      retryBudget: { percent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 20, 0, 100), min: int('UPSTREAM_RETRY_BUDGET_MIN', 10, 0, 1_000_000) },
+    },
+    upstreams,
+    routeHealth: {
+      failureThreshold: int('ROUTE_FAILURE_THRESHOLD', 5, 1, 1_000),
+      coolDownMs: int('ROUTE_COOL_DOWN_MS', 30_000, 100, 3_600_000),
     },
     trustedProxies,
     logLevel,
@@ -229,7 +262,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       graceMs: int('DRAIN_GRACE_MS', 2_000, 0, 600_000),
     },
     residency: {
-      verify: kind === 'bedrock',
+      // Routes are verified where a configured upstream's platform has a control plane (Bedrock's).
+      verify: Object.values(upstreams).some((u) => u.platform === 'bedrock'),
       verifyIntervalMs: int('RESIDENCY_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
       maxAgeMs: int('RESIDENCY_VERIFY_MAX_AGE_MS', 86_400_000, 1_000, 30 * 86_400_000),
       controlUrl,
@@ -252,6 +286,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
 
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+/** The one upstream of a deployment without UPSTREAMS_FILE, from the single-upstream variables. */
+function defaultUpstream(kind: 'messages' | 'bedrock', url: string | undefined, apiKey: string | undefined, controlUrl: string | undefined): UpstreamSettings {
+  return kind === 'bedrock'
+    ? { platform: 'bedrock', url, controlUrl, apiKey, awsProfile: undefined }
+    : { platform: 'messages', url, apiKey };
 }
 
 /** Settings the policy service cannot run with, whatever else is right. */

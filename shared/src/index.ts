@@ -42,6 +42,8 @@ export {
 export type { AttestationKey, PublicJwk } from './attestation-keys.js';
 export { readKeyFile, createKeyFileIfMissing, rotateKeyFile } from './attestation-key-file.js';
 export type { GatewayConfig, PolicyTarget } from './config.js';
+export { DEFAULT_UPSTREAM, readUpstreamsFile } from './upstreams.js';
+export type { UpstreamPlatform, UpstreamSettings, BedrockUpstreamSettings, VertexUpstreamSettings, MessagesUpstreamSettings } from './upstreams.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
 export {

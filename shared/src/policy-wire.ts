@@ -59,15 +59,18 @@ export interface KeyIdentity extends KeyIdentity__Output {
   residency: Residency;
   privacy_mode: PrivacyMode;
 }
-export type Route = Route__Output;
 export interface RouteEvidence extends RouteEvidence__Output {
   regions_basis: 'verified' | 'declared';
+}
+export interface Route extends Route__Output {
+  evidence: RouteEvidence | null;
 }
 export type RouteStatus = RouteStatus__Output;
 export interface Grant extends Grant__Output {
   key: KeyIdentity;
   route: Route;
   evidence: RouteEvidence | null;
+  routes: Route[];
 }
 export interface DecisionWire extends Decision__Output {
   allow?: Grant | null;

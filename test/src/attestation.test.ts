@@ -10,14 +10,14 @@ import { hashApiKey } from '@gateway/shared';
 const UPSTREAM_KEY = 'upstream-secret-for-attestation';
 const CATALOGUE_FILE = resolve(REPO_ROOT, 'policy/catalogue/catalogue.json');
 const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as {
-  models: Array<{ id: string; routes: Record<string, { upstream_model: string; call_region: string; processing_regions: string[] }> }>;
+  models: Array<{ id: string; routes: Record<string, Array<{ upstream_model: string; call_region: string; processing_regions: string[] }>> }>;
 };
-const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.id === model)?.routes[tier];
+const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.id === model)?.routes[tier]?.[0]; // the first route serves while it is healthy
 
 const CONTRACT_FIELDS = [
   'request_id', 'account_id', 'key_id', 'environment', 'status', 'residency', 'call_region', 'processing_regions',
   'regions_basis', 'evidence_at', 'evidence_sha256', 'upstream_model', 'catalogue_sha256', 'privacy_mode',
-  'pii_counts', 'forwarded_body_sha256', 'iat',
+  'pii_counts', 'forwarded_body_sha256', 'iat', 'attempts', 'platform',
 ];
 
 describe('x-gateway-attestation: a signed statement on every message response after authentication', function () {
@@ -130,13 +130,17 @@ describe('x-gateway-attestation: a signed statement on every message response af
   });
 
   it('attests an upstream error with its status, after the body was forwarded', async function () {
-    fake.enqueue({ errorBefore: { status: 529 } });
+    // Every route of the eu tier busy (one would otherwise take it over): the last failure is the answer.
+    fake.enqueue({ errorBefore: { status: 529 } }, { errorBefore: { status: 529 } }, { errorBefore: { status: 529 } });
     const res = await post(live, { model: 'alpha-sonnet-5', max_tokens: 50, messages: [{ role: 'user', content: 'Busy?' }] });
     expect(res.status).to.equal(529);
+    expect(fake.requests.map((r) => r.region)).to.deep.equal(['eu-central-1', 'eu-west-1', 'eu-west-3']);
     const p = attested(res);
     expect(p['status']).to.equal(529);
     expect(p['upstream_model']).to.equal(routeOf('alpha-sonnet-5', 'eu')?.upstream_model);
-    expect(p['forwarded_body_sha256']).to.equal(sha256Hex((fake.requests[0] as RecordedRequest).rawBody));
+    expect(p['forwarded_body_sha256']).to.equal(sha256Hex((fake.requests[2] as RecordedRequest).rawBody));
+    expect((p['attempts'] as Array<{ outcome: string }>).map((a) => a.outcome)).to.deep.equal(['unavailable', 'unavailable', 'unavailable']);
+    expect(p['platform']).to.equal(null);
   });
 
   it('attests refusals after authentication (400, 403, 404, 429) with nothing forwarded, and never a 401', async function () {

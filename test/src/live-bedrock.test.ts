@@ -104,31 +104,35 @@ describe('live keys through AWS Bedrock (SigV4, event stream)', function () {
     fake.enqueue({ content: [{ type: 'text', text: 'x'.repeat(200) }], chunkSize: 10, errorMidStream: { afterDeltas: 3, type: 'throttlingException', message: 'Too many tokens' } });
     const err = await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e);
     expect(String(err)).to.contain('overloaded_error');
+    // Errors before the answer on a uk key (one route): the route's own failure is the answer (an eu key's next
+    // route would take it: failover.test.ts).
+    const one = hello('alpha-sonnet-4-6');
     fake.enqueue({ errorBefore: { status: 429, type: 'ThrottlingException', message: 'Rate exceeded' } });
-    expect(await sdk().messages.create(hello()).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
+    expect(await sdk(uk).messages.create(one).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
     fake.enqueue({ errorBefore: { status: 400, type: 'ValidationException', message: 'max_tokens too large' } });
-    const bad = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const bad = (await sdk(uk).messages.create(one).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(bad.status).to.equal(400);
     expect(bad.message).to.contain('max_tokens too large');
     fake.enqueue({ errorBefore: { status: 500, type: 'InternalServerException' } });
-    expect(((await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>).status).to.equal(502);
+    expect(((await sdk(uk).messages.create(one).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>).status).to.equal(502);
   });
 
   it('keeps Bedrock error text out of the logs, and passes on only a validation message', async function () {
     const quoted = 'you wrote: jane.quoted.secret@example.com';
     const logLines = (): string => gw.proxiesRunning.flatMap((p) => p.output).join('\n');
     const before = logLines().length;
+    const one = hello('alpha-sonnet-4-6'); // a uk key's one route: its failure is the answer
     fake.enqueue({ errorBefore: { status: 500, type: 'InternalServerException', message: quoted } });
-    const e500 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const e500 = (await sdk(uk).messages.create(one).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(e500.status).to.equal(502);
     expect(e500.message).to.not.contain('jane.quoted');
     fake.enqueue({ errorBefore: { status: 429, type: 'ThrottlingException', message: quoted } });
-    expect(String(await sdk().messages.create(hello()).catch((e: unknown) => e))).to.not.contain('jane.quoted');
+    expect(String(await sdk(uk).messages.create(one).catch((e: unknown) => e))).to.not.contain('jane.quoted');
     fake.enqueue({ content: [{ type: 'text', text: 'x'.repeat(200) }], chunkSize: 10, errorMidStream: { afterDeltas: 3, type: 'internalServerException', message: quoted } });
     const mid = await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e);
     expect(String(mid)).to.contain('api_error').and.not.contain('jane.quoted');
     fake.enqueue({ errorBefore: { status: 400, type: 'ValidationException', message: quoted } });
-    const bad = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const bad = (await sdk(uk).messages.create(one).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(bad.status).to.equal(400);
     expect(bad.message).to.contain(quoted);
     await sleep(200);

@@ -15,6 +15,8 @@ const hello = (model = 'alpha-sonnet-5', extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
+const helloUk = hello('alpha-sonnet-4-6');
+
 /** Raw SSE events of a response body: [name, data] pairs. */
 function sseEvents(text: string): Array<[string, string]> {
   return text
@@ -186,33 +188,38 @@ describe('live keys through a Messages-API upstream', function () {
   });
 
   it('maps upstream errors: throttling to 529, failures to 502, the client\'s own mistakes kept', async function () {
+    // A uk key has one route, so the upstream's own failure is the answer (an eu key's next route would serve it:
+    // failover.test.ts).
+    const hello = () => helloUk;
     fake.enqueue({ errorBefore: { status: 429, type: 'rate_limit_error', message: 'slow down', retryAfterSeconds: 3 } });
-    expect(await sdk().messages.create(hello()).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
+    expect(await sdk(uk).messages.create(hello()).catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
     fake.enqueue({ errorBefore: { status: 500 } });
-    const e500 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const e500 = (await sdk(uk).messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(e500.status).to.equal(502);
     expect((e500.error as { error: { type: string } }).error.type).to.equal('api_error');
     fake.enqueue({ errorBefore: { status: 400, message: 'messages.0.content: tool_use ids must be unique' } });
-    const e400 = (await sdk().messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const e400 = (await sdk(uk).messages.create(hello()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(e400.status).to.equal(400);
     expect(e400.message).to.contain('tool_use ids must be unique');
     fake.enqueue({ errorBefore: { status: 529 } });
-    expect(await sdk().messages.stream(hello()).finalMessage().catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
+    expect(await sdk(uk).messages.stream(hello()).finalMessage().catch((e: unknown) => e)).to.be.instanceOf(Anthropic.OverloadedError);
   });
 
   it('keeps upstream error text out of the logs, and passes on only the client\'s own 4xx message', async function () {
     const quoted = 'you wrote: jane.quoted.secret@example.com, card 4111 1111 1111 1111';
     const logLines = (): string => gw.proxiesRunning.flatMap((p) => p.output).join('\n');
     const before = logLines().length;
+    // One route (uk), so each failure is the answer; see failover.test.ts for an eu key's other routes.
+    const hello = () => helloUk;
     for (const [status, type] of [[500, 'api_error'], [529, 'overloaded_error'], [503, 'overloaded_error'], [504, 'timeout_error'], [429, 'rate_limit_error'], [403, 'permission_error']] as const) {
       fake.enqueue({ errorBefore: { status, type, message: quoted } });
-      const r = await raw(hello());
+      const r = await raw(hello(), {}, uk);
       const text = await r.text();
       expect(r.status, text).to.be.oneOf([502, 504, 529]);
       expect(text, `client body for upstream ${status}`).to.not.contain('jane.quoted');
     }
     fake.enqueue({ errorBefore: { status: 400, type: 'invalid_request_error', message: quoted } });
-    const r400 = await raw(hello());
+    const r400 = await raw(hello(), {}, uk);
     expect(r400.status).to.equal(400);
     expect(((await r400.json()) as { error: { message: string } }).error.message).to.equal(quoted);
     await sleep(200); // let the last log lines arrive

@@ -46,7 +46,12 @@ const ALLOWED: Record<string, (v: string) => boolean> = {
   mode: (v) => ['flag', 'redact', 'tokenise'].includes(v),
   rpc: (v) => /^[A-Za-z]+$/.test(v),
   operation: (v) => ['CREATE_MESSAGE', 'COUNT_TOKENS'].includes(v),
-  outcome: (v) => ['allow', 'deny'].includes(v),
+  // decisions (policy service), and upstream attempts (proxy)
+  outcome: (v) => ['allow', 'deny', 'served', 'throttled', 'unavailable', 'timeout', 'refused', 'auth', 'not_found', 'client_error'].includes(v),
+  upstream: (v) => /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v),
+  platform: (v) => ['bedrock', 'vertex', 'messages'].includes(v),
+  call_region: (v) => /^[a-z0-9-]+$/.test(v),
+  tier: (v) => ['uk', 'eu'].includes(v),
   result: (v) => ['recorded', 'replay'].includes(v),
   op: (v) => /^[a-z_]+$/.test(v),
   service: (v) => ['proxy', 'policy'].includes(v),

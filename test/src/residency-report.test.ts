@@ -24,6 +24,7 @@ interface ReportRow {
   regions_basis: string | null;
   requests: number;
   billable_units: number;
+  platform: string | null;
 }
 
 async function send(gw: TestGateway, k: CreatedKey, model: string): Promise<{ requestId: string; claims: Record<string, unknown> }> {
@@ -51,6 +52,7 @@ function expectRowMatchesAttestation(row: LedgerRow | undefined, claims: Record<
   expect(r.call_region).to.equal(claims['call_region']);
   expect(JSON.parse(r.processing_regions as string)).to.deep.equal(claims['processing_regions']);
   expect(r.regions_basis).to.equal(claims['regions_basis']);
+  expect(r.platform).to.equal(claims['platform']);
   expect(r.evidence_sha256).to.equal(claims['evidence_sha256']);
   const at = claims['evidence_at'] === null ? null : Date.parse(claims['evidence_at'] as string);
   expect(r.evidence_at_ms === null ? null : Math.floor(r.evidence_at_ms / 1000) * 1000).to.equal(at);
@@ -100,7 +102,7 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       const rows = await rowsOf(gw, [a1, a2, london, elsewhere, stub].map((x) => x.requestId));
 
       // The evidence on file is the control plane's answer the attestation names.
-      const answer = [...control.requests].reverse().find((r) => r.resourceId === a1.claims['upstream_model'] && r.answer !== null);
+      const answer = [...control.requests].reverse().find((r) => r.resourceId === a1.claims['upstream_model'] && r.region === a1.claims['call_region'] && r.answer !== null);
       expect(a1.claims).to.include({ regions_basis: 'verified', evidence_sha256: sha256Hex(answer?.answer as string) });
       for (const x of [a1, a2, london, elsewhere]) expectRowMatchesAttestation(rows.get(x.requestId), x.claims);
       expect(rows.get(london.requestId)).to.include({ residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'verified' });
@@ -108,8 +110,9 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       // The report: the account's rows (the platform asks for it by id; its administrator gets it as their own).
       const euRoute = {
         date: today(), tier: 'eu', call_region: a1.claims['call_region'], processing_regions: a1.claims['processing_regions'], regions_basis: 'verified',
+        platform: 'bedrock',
       };
-      const ukRoute = { date: today(), tier: 'uk', call_region: 'eu-west-2', processing_regions: ['eu-west-2'], regions_basis: 'verified' };
+      const ukRoute = { date: today(), tier: 'uk', call_region: 'eu-west-2', processing_regions: ['eu-west-2'], regions_basis: 'verified', platform: 'bedrock' };
       const unitsOf = (...xs: Array<{ requestId: string }>) => xs.reduce((n, x) => n + (rows.get(x.requestId)?.billable_units ?? 0), 0);
       const expected = [ // by day, then tier
         { ...euRoute, requests: 2, billable_units: unitsOf(a1, a2) },
@@ -140,10 +143,10 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       expect(csv.headers.get('content-type')).to.match(/^text\/csv; charset=utf-8/);
       expect(csv.headers.get('content-disposition')).to.match(/^attachment; filename="residency-report\.csv"$/);
       const lines = (await csv.text()).split('\r\n');
-      expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units');
+      expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units,platform');
       expect(lines.slice(1)).to.deep.equal([
-        `${today()},eu,${String(a1.claims['call_region'])},"${(a1.claims['processing_regions'] as string[]).join(',')}",verified,2,${unitsOf(a1, a2)}`,
-        `${today()},uk,eu-west-2,eu-west-2,verified,1,${unitsOf(london)}`, // one region: nothing to quote
+        `${today()},eu,${String(a1.claims['call_region'])},"${(a1.claims['processing_regions'] as string[]).join(',')}",verified,2,${unitsOf(a1, a2)},bedrock`,
+        `${today()},uk,eu-west-2,eu-west-2,verified,1,${unitsOf(london)},bedrock`, // one region: nothing to quote
         '',
       ]);
     });
@@ -169,12 +172,12 @@ describe('evidence on file: the ledger\'s residency columns and the residency re
       expect(x.claims).to.include({ regions_basis: 'declared', evidence_sha256: null, evidence_at: null });
       const row = (await rowsOf(gw, [x.requestId])).get(x.requestId);
       expectRowMatchesAttestation(row, x.claims);
-      const declared = catalogue().models.find((m) => m.id === 'alpha-sonnet-5')?.routes['eu'];
+      const declared = catalogue().models.find((m) => m.id === 'alpha-sonnet-5')?.routes['eu']?.[0];
       const token = await adminToken(gw, 'root@example.com');
       const res = await fetch(`http://127.0.0.1:${gw.adminPort}/admin/v1/residency-report?account=${k.account_id}`, { headers: { authorization: `Bearer ${token}` } });
       expect(await res.json()).to.deep.equal([{
         date: today(), tier: 'eu', call_region: declared?.call_region, processing_regions: declared?.processing_regions, regions_basis: 'declared',
-        requests: 1, billable_units: 150,
+        requests: 1, billable_units: 150, platform: 'messages',
       }]);
     });
   });

@@ -1,7 +1,7 @@
 import type { ResidencyReportRow } from '../db/usage-queries.js';
 
 /** The report's columns, in the order of the JSON rows (CONTRACT.md "Residency evidence and attestation"). */
-const COLUMNS = ['date', 'tier', 'call_region', 'processing_regions', 'regions_basis', 'requests', 'billable_units'] as const;
+const COLUMNS = ['date', 'tier', 'call_region', 'processing_regions', 'regions_basis', 'requests', 'billable_units', 'platform'] as const;
 
 /** RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled. */
 function csvField(v: string): string {

@@ -11,7 +11,7 @@ export const LEDGER_ROW_COLUMNS = [
   'request_id', 'account_id', 'key_id', 'environment', 'model', 'input_tokens', 'output_tokens',
   'cache_creation_input_tokens', 'cache_read_input_tokens', 'billable_units', 'cost_units', 'outcome', 'finished_at_ms',
   'recorded_at_ms', 'counted',
-  'residency', 'call_region', 'processing_regions', 'regions_basis', 'evidence_sha256', 'evidence_at_ms',
+  'residency', 'call_region', 'processing_regions', 'regions_basis', 'evidence_sha256', 'evidence_at_ms', 'platform',
 ] as const;
 
 /** Whether a recorded row waits to be counted into the allowance counter (live, billable usage does). */

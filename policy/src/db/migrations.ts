@@ -223,4 +223,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE usage_ledger ADD COLUMN evidence_at_ms {int};     -- when that answer was received; NULL when declared
     `,
   },
+  {
+    version: 5,
+    name: 'the serving route\'s platform on each ledger row',
+    sql: `
+      -- bedrock | vertex | messages: the platform of the route that served (routes and failover). NULL for rows
+      -- recorded before this migration and for reports from a proxy that predates routes.
+      ALTER TABLE usage_ledger ADD COLUMN platform TEXT;
+    `,
+  },
 ];

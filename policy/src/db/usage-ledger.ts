@@ -32,16 +32,19 @@ export interface LedgerEntry {
   evidence_sha256: string | null;
   /** When that answer was received (ms since the epoch); null when declared. */
   evidence_at_ms: number | null;
+  /** The serving route's platform (bedrock, vertex, messages); null from a proxy that predates routes. */
+  platform: string | null;
 }
 
 export type RegionsBasis = 'verified' | 'declared';
 
 /** A ledger row's residency columns. */
-export type LedgerRoute = Pick<LedgerEntry, 'residency' | 'call_region' | 'processing_regions' | 'regions_basis' | 'evidence_sha256' | 'evidence_at_ms'>;
+export type LedgerRoute = Pick<LedgerEntry, 'residency' | 'call_region' | 'processing_regions' | 'regions_basis' | 'evidence_sha256' | 'evidence_at_ms' | 'platform'>;
 
 /** The residency columns of a row whose report carried no route (a proxy that predates the fields). */
 export const ROUTE_NOT_RECORDED: Readonly<LedgerRoute> = Object.freeze({
   residency: null, call_region: null, processing_regions: null, regions_basis: null, evidence_sha256: null, evidence_at_ms: null,
+  platform: null,
 });
 
 export interface ModelTotals {

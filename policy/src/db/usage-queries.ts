@@ -32,6 +32,8 @@ export interface ResidencyReportRow {
   regions_basis: RegionsBasis | null;
   requests: number;
   billable_units: number;
+  /** the serving route's platform; null when not recorded */
+  platform: string | null;
 }
 
 /** A residency row as both engines' queries return it (regions as the column's JSON text, sums as text or bigint). */
@@ -41,6 +43,7 @@ export interface RawResidencyRow {
   call_region: string | null;
   processing_regions: string | null;
   regions_basis: RegionsBasis | null;
+  platform: string | null;
   requests: number | bigint | string;
   billable_units: number | bigint | string;
 }
@@ -53,10 +56,11 @@ export const residencyRow = (r: RawResidencyRow): ResidencyReportRow => ({
   regions_basis: r.regions_basis,
   requests: Number(r.requests),
   billable_units: Number(r.billable_units),
+  platform: r.platform,
 });
 
 /** The residency report's grouping, the same on both engines (what differs is the day's expression and collation). */
-export const RESIDENCY_GROUPS = ['residency', 'call_region', 'processing_regions', 'regions_basis'] as const;
+export const RESIDENCY_GROUPS = ['residency', 'call_region', 'processing_regions', 'regions_basis', 'platform'] as const;
 
 export interface KeyTotals {
   requests: number;

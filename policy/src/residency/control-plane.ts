@@ -4,7 +4,6 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import type { Route } from '@gateway/shared';
 
 /** The platform's control-plane endpoint; `{region}` is the route's call region (UPSTREAM_CONTROL_URL overrides). */
 export const DEFAULT_CONTROL_URL = 'https://bedrock.{region}.amazonaws.com';
@@ -20,6 +19,12 @@ export interface Resolution {
 
 /** Why a route could not be resolved. `unauthorised` is the deployment's fault (credentials, IAM) and alerts at once. */
 export type ControlPlaneFailure = 'unavailable' | 'unauthorised' | 'not_found' | 'invalid';
+
+/** What the control plane is asked about: a model id called in a region. */
+export interface ResolvedRoute {
+  upstream_model: string;
+  call_region: string;
+}
 
 export class ControlPlaneError extends Error {
   override readonly name = 'ControlPlaneError';
@@ -61,11 +66,12 @@ export class ControlPlaneClient {
     private readonly urlTemplate: string,
     private readonly bearerToken: string | undefined,
     private readonly timeoutMs = 10_000,
+    awsProfile?: string,
   ) {
-    this.credentials = defaultProvider();
+    this.credentials = defaultProvider(awsProfile === undefined ? {} : { profile: awsProfile });
   }
 
-  async resolve(route: Route): Promise<Resolution> {
+  async resolve(route: ResolvedRoute): Promise<Resolution> {
     const kind = PROFILE_ID.test(route.upstream_model) ? 'profile' : 'model';
     const base = this.urlTemplate.replaceAll('{region}', route.call_region).replace(/\/+$/, '');
     const resource = kind === 'profile' ? 'inference-profiles' : 'foundation-models';
@@ -107,7 +113,7 @@ export class ControlPlaneClient {
   }
 }
 
-function failure(status: number, errorType: string, route: Route): ControlPlaneError {
+function failure(status: number, errorType: string, route: ResolvedRoute): ControlPlaneError {
   const type = errorType.split(':')[0] ?? '';
   const what = `${route.upstream_model} in ${route.call_region}: HTTP ${status}${type === '' ? '' : ` ${type}`}`;
   if (status === 401 || status === 403) return new ControlPlaneError('unauthorised', `the control plane refused the gateway's credentials for ${what}`);

@@ -16,5 +16,6 @@ export function routeOfReport(r: UsageReport): LedgerRoute {
     regions_basis: verified ? 'verified' : 'declared',
     evidence_sha256: verified && r.evidence !== null && r.evidence.evidence_sha256 !== '' ? r.evidence.evidence_sha256 : null,
     evidence_at_ms: verified && r.evidence !== null && r.evidence.evidence_unix_ms > 0 ? r.evidence.evidence_unix_ms : null,
+    platform: r.platform === '' ? null : r.platform,
   };
 }

@@ -1,4 +1,5 @@
-import type { Residency, Route, RouteEvidence } from '@gateway/shared';
+import type { Residency, RouteEvidence } from '@gateway/shared';
+import type { CatalogueRoute } from '../catalogue.js';
 
 /** The last successful resolution of one route against the platform's control plane. */
 export interface RouteResolution {
@@ -9,7 +10,7 @@ export interface RouteResolution {
   sha256: string;
 }
 
-export type RouteCheck = { ok: true; route: Route; evidence: RouteEvidence } | { ok: false; reason: string };
+export type RouteCheck = { ok: true; route: CatalogueRoute; evidence: RouteEvidence } | { ok: false; reason: string };
 
 /**
  * Whether a route may be served on its evidence (pure: the caller holds the resolutions). Only while its last
@@ -19,7 +20,7 @@ export type RouteCheck = { ok: true; route: Route; evidence: RouteEvidence } | {
 export function checkRoute(
   modelId: string,
   tier: Residency,
-  route: Route,
+  route: CatalogueRoute,
   tierRegions: readonly string[],
   last: RouteResolution | undefined,
   nowMs: number,

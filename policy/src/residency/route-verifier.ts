@@ -1,5 +1,5 @@
-import type { Logger, Residency, Route } from '@gateway/shared';
-import type { ModelCatalogue } from '../catalogue.js';
+import type { Logger, Residency } from '@gateway/shared';
+import type { CatalogueRoute, ModelCatalogue } from '../catalogue.js';
 import { ControlPlaneError, type ControlPlaneFailure, type Resolution } from './control-plane.js';
 import { checkRoute, type RouteCheck, type RouteResolution } from './route-evidence.js';
 
@@ -15,10 +15,20 @@ export interface RouteState {
   ageSeconds: number | null;
 }
 
+/** Resolves routes against their platform's control plane; routes it cannot verify stay declared. */
+export interface RouteResolver {
+  verifiable(route: CatalogueRoute): boolean;
+  resolve(route: CatalogueRoute): Promise<Resolution>;
+}
+
+const DECLARED = { regions_basis: 'declared', evidence_unix_ms: 0, evidence_sha256: '' } as const;
+
 interface Target {
   model: string;
   tier: Residency;
-  route: Route;
+  /** the route's place in its tier's list */
+  index: number;
+  route: CatalogueRoute;
 }
 
 /**
@@ -36,19 +46,20 @@ export class RouteVerifier {
 
   constructor(
     private readonly catalogue: ModelCatalogue,
-    private readonly resolver: { resolve(route: Route): Promise<Resolution> },
+    private readonly resolver: RouteResolver,
     private readonly opts: { intervalMs: number; maxAgeMs: number },
     private readonly log: Logger,
     private readonly onFailure: (kind: ControlPlaneFailure) => void = () => undefined,
     private readonly now: () => number = Date.now,
   ) {
     this.targets = catalogue.models.flatMap((m) =>
-      (Object.entries(m.routes) as Array<[Residency, Route]>).map(([tier, route]) => ({ model: m.id, tier, route })),
-    );
+      (Object.entries(m.routes) as Array<[Residency, CatalogueRoute[]]>).flatMap(([tier, routes]) =>
+        routes.map((route, index) => ({ model: m.id, tier, index, route }))),
+    ).filter((t) => resolver.verifiable(t.route));
   }
 
   get pending(): boolean {
-    return this.targets.some((t) => !this.answered.has(keyOf(t.model, t.tier)));
+    return this.targets.some((t) => !this.answered.has(keyOf(t)));
   }
 
   /** Resolves now, then keeps resolving; returns once the first round is done. */
@@ -62,15 +73,31 @@ export class RouteVerifier {
     if (this.timer !== undefined) clearTimeout(this.timer);
   }
 
-  check(model: string, tier: Residency, route: Route, nowMs = this.now()): RouteCheck {
-    return checkRoute(model, tier, route, this.catalogue.tiers[tier].regions, this.last.get(keyOf(model, tier)), nowMs, this.opts.maxAgeMs);
+  /** Whether the `index`th route of (model, tier) may be served now, on its own evidence. */
+  check(model: string, tier: Residency, index: number, route: CatalogueRoute, nowMs = this.now()): RouteCheck {
+    if (!this.resolver.verifiable(route)) return { ok: true, route, evidence: { ...DECLARED } };
+    return checkRoute(model, tier, route, this.catalogue.tiers[tier].regions, this.last.get(keyOf({ model, tier, index })), nowMs, this.opts.maxAgeMs);
   }
 
+  /**
+   * One state per (model, tier), as the metrics and /readyz detail name them: verified while at least one of its
+   * routes is (the others are skipped), aged by its freshest evidence.
+   */
   states(nowMs = this.now()): RouteState[] {
-    return this.targets.map((t) => {
-      const last = this.last.get(keyOf(t.model, t.tier));
-      return { model: t.model, tier: t.tier, verified: this.check(t.model, t.tier, t.route, nowMs).ok, ageSeconds: last === undefined ? null : (nowMs - last.atMs) / 1000 };
-    });
+    const byTier = new Map<string, RouteState>();
+    for (const t of this.targets) {
+      const last = this.last.get(keyOf(t));
+      const verified = this.check(t.model, t.tier, t.index, t.route, nowMs).ok;
+      const ageSeconds = last === undefined ? null : (nowMs - last.atMs) / 1000;
+      const k = `${t.model}\u0000${t.tier}`;
+      const seen = byTier.get(k);
+      if (seen === undefined) byTier.set(k, { model: t.model, tier: t.tier, verified, ageSeconds });
+      else {
+        seen.verified ||= verified;
+        if (ageSeconds !== null && (seen.ageSeconds === null || ageSeconds < seen.ageSeconds)) seen.ageSeconds = ageSeconds;
+      }
+    }
+    return [...byTier.values()];
   }
 
   /** One round: every route resolved at once (a handful of calls). */
@@ -79,21 +106,21 @@ export class RouteVerifier {
   }
 
   private async resolveOne(t: Target): Promise<void> {
-    const key = keyOf(t.model, t.tier);
+    const key = keyOf(t);
     try {
       const r = await this.resolver.resolve(t.route);
       const atMs = this.now();
       this.last.set(key, { atMs, regions: r.regions, sha256: r.sha256 });
       this.answered.add(key);
-      const check = this.check(t.model, t.tier, t.route, atMs);
-      if (!check.ok) this.log.error({ model: t.model, tier: t.tier, regions: r.regions }, `route refused: ${check.reason}`);
+      const check = this.check(t.model, t.tier, t.index, t.route, atMs);
+      if (!check.ok) this.log.error({ model: t.model, tier: t.tier, call_region: t.route.call_region, regions: r.regions }, `route refused: ${check.reason}`);
     } catch (err) {
       const kind: ControlPlaneFailure = err instanceof ControlPlaneError ? err.kind : 'unavailable';
       this.onFailure(kind);
       // A model the platform does not know has an answer: the route stays refused, and readiness does not wait on it.
       if (kind === 'not_found') this.answered.add(key);
       const message = err instanceof Error ? err.message : String(err);
-      this.log[kind === 'unauthorised' ? 'error' : 'warn']({ model: t.model, tier: t.tier, kind }, `route resolution failed: ${message}`);
+      this.log[kind === 'unauthorised' ? 'error' : 'warn']({ model: t.model, tier: t.tier, call_region: t.route.call_region, kind }, `route resolution failed: ${message}`);
     }
   }
 
@@ -107,4 +134,4 @@ export class RouteVerifier {
   }
 }
 
-const keyOf = (model: string, tier: Residency): string => `${model}\u0000${tier}`;
+const keyOf = (t: { model: string; tier: Residency; index: number }): string => `${t.model}\u0000${t.tier}\u0000${t.index}`;

@@ -40,7 +40,7 @@ describe('copying a SQLite deployment into PostgreSQL', function () {
         // Every third row with a verified route and its evidence; the others as an older proxy reported them.
         ...(i % 3 === 0
           ? { residency: 'eu', call_region: 'eu-central-1', processing_regions: '["eu-central-1","eu-west-1"]', regions_basis: 'verified',
-              evidence_sha256: 'ab'.repeat(32), evidence_at_ms: at - 3_600_000 - i }
+              evidence_sha256: 'ab'.repeat(32), evidence_at_ms: at - 3_600_000 - i, platform: 'bedrock' }
           : ROUTE_NOT_RECORDED),
       });
     }

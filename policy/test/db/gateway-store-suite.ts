@@ -206,10 +206,10 @@ export function describeGatewayStore(engine: string, open: () => Promise<StoreBa
       const EU = ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-central-2'];
       const verified = {
         residency: 'eu', call_region: 'eu-central-1', processing_regions: JSON.stringify(EU), regions_basis: 'verified',
-        evidence_sha256: 'e1'.repeat(32), evidence_at_ms: day1 - 60_000,
+        evidence_sha256: 'e1'.repeat(32), evidence_at_ms: day1 - 60_000, platform: 'bedrock',
       } as const;
-      const declared = { ...verified, regions_basis: 'declared', evidence_sha256: null, evidence_at_ms: null } as const;
-      const london = { residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'verified', evidence_sha256: 'e2'.repeat(32), evidence_at_ms: day1 } as const;
+      const declared = { ...verified, regions_basis: 'declared', evidence_sha256: null, evidence_at_ms: null, platform: 'messages' } as const;
+      const london = { residency: 'uk', call_region: 'eu-west-2', processing_regions: '["eu-west-2"]', regions_basis: 'verified', evidence_sha256: 'e2'.repeat(32), evidence_at_ms: day1, platform: 'bedrock' } as const;
       await b.seedUsage([
         entry({ request_id: 'r1', account_id: a.id, key_id: 'k1', finished_at_ms: day1, ...verified }),
         // Evidence refreshed in between: a different digest, the same route, the same row of the report.
@@ -225,8 +225,9 @@ export function describeGatewayStore(engine: string, open: () => Promise<StoreBa
       const to = Date.UTC(2026, 10, 4);
       const route = (r: typeof verified | typeof declared | typeof london) => ({
         tier: r.residency, call_region: r.call_region, processing_regions: JSON.parse(r.processing_regions) as string[], regions_basis: r.regions_basis,
+        platform: r.platform,
       });
-      const unrecorded = { tier: null, call_region: null, processing_regions: null, regions_basis: null };
+      const unrecorded = { tier: null, call_region: null, processing_regions: null, regions_basis: null, platform: null };
       expect(await s.residencyReport(a.id, from, to)).to.deep.equal([
         { date: '2026-11-02', ...unrecorded, requests: 1, billable_units: 20 },
         { date: '2026-11-02', ...route(declared), requests: 1, billable_units: 150 },

@@ -37,7 +37,7 @@ describe('the ledger\'s residency columns on a database that already holds rows'
       db.exec(OLD_ROW);
       migrate(db);
       expect(await upgradedReport(new SqliteStore(db))).to.deep.equal([
-        { date: '2026-11-02', tier: null, call_region: null, processing_regions: null, regions_basis: null, requests: 1, billable_units: 15 },
+        { date: '2026-11-02', tier: null, call_region: null, processing_regions: null, regions_basis: null, requests: 1, billable_units: 15, platform: null },
       ]);
     } finally {
       db.close();
@@ -62,7 +62,7 @@ describe('the ledger\'s residency columns on a database that already holds rows'
     const store = await PostgresStore.open(url);
     try {
       expect(await upgradedReport(store)).to.deep.equal([
-        { date: '2026-11-02', tier: null, call_region: null, processing_regions: null, regions_basis: null, requests: 1, billable_units: 15 },
+        { date: '2026-11-02', tier: null, call_region: null, processing_regions: null, regions_basis: null, requests: 1, billable_units: 15, platform: null },
       ]);
     } finally {
       await store.close();

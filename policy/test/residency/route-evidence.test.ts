@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { Route } from '@gateway/shared';
 import { regionsOfAnswer } from '../../src/residency/control-plane.js';
 import { checkRoute } from '../../src/residency/route-evidence.js';
+import type { CatalogueRoute } from '../../src/catalogue.js';
 
 const EU = ['eu-central-1', 'eu-west-1', 'eu-west-3', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-central-2'];
-const route: Route = { upstream_model: 'eu.m-v1:0', call_region: 'eu-central-1', processing_regions: EU };
+const route: CatalogueRoute = { upstream: 'default', upstream_model: 'eu.m-v1:0', call_region: 'eu-central-1', processing_regions: EU };
 const HOUR = 3_600_000;
 
 describe('route evidence', function () {

@@ -1,4 +1,11 @@
-import type { Environment, KeyIdentity, PrivacyMode, Residency, Route, RouteEvidence } from '@gateway/shared';
+import type { Environment, KeyIdentity, PrivacyMode, Residency, Route, RouteEvidence, UpstreamPlatform } from '@gateway/shared';
+
+/** One upstream attempt as attested (CONTRACT.md "Routes and failover"): no timings, no upstream names. */
+export interface AttestedAttempt {
+  platform: UpstreamPlatform;
+  call_region: string;
+  outcome: string;
+}
 
 /** The payload of x-gateway-attestation, field for field as CONTRACT.md fixes it; a field that does not apply is null. */
 export interface AttestationClaims {
@@ -19,6 +26,10 @@ export interface AttestationClaims {
   pii_counts: Record<string, number>;
   forwarded_body_sha256: string | null;
   iat: number;
+  /** the request's upstream attempts in order; [] when none was made */
+  attempts: AttestedAttempt[];
+  /** the platform of the route that served; null when none did */
+  platform: UpstreamPlatform | null;
 }
 
 /** What the proxy knows about one request when it answers it. */
@@ -36,6 +47,10 @@ export interface AttestationFacts {
   piiCounts: Readonly<Record<string, number | undefined>>;
   /** hex SHA-256 of the bytes sent upstream (test keys: those the stub answered); null when nothing was */
   forwardedSha256: string | null;
+  /** attempts that ended, in order (absent: none) */
+  attempts?: ReadonlyArray<AttestedAttempt>;
+  /** the attempt in flight: it is the one that served if the answer is a 200 */
+  current?: { platform: UpstreamPlatform; call_region: string } | null;
 }
 
 /** RFC 3339 UTC, seconds precision. */
@@ -69,5 +84,13 @@ export function attestationClaims(f: AttestationFacts, status: number, iat: numb
     pii_counts: counts,
     forwarded_body_sha256: f.forwardedSha256,
     iat,
+    ...attemptClaims(f, status),
   };
+}
+
+function attemptClaims(f: AttestationFacts, status: number): Pick<AttestationClaims, 'attempts' | 'platform'> {
+  const attempts = (f.attempts ?? []).map((a) => ({ platform: a.platform, call_region: a.call_region, outcome: a.outcome }));
+  const serving = status === 200 ? f.current ?? null : null;
+  if (serving !== null) attempts.push({ platform: serving.platform, call_region: serving.call_region, outcome: 'served' });
+  return { attempts, platform: serving?.platform ?? null };
 }

@@ -1,7 +1,7 @@
 import { createHash, sign as signEd25519 } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Grant, KeyIdentity, Logger } from '@gateway/shared';
-import { attestationClaims, type AttestationFacts } from './attestation-claims.js';
+import type { Grant, KeyIdentity, Logger, Route, UpstreamPlatform } from '@gateway/shared';
+import { attestationClaims, type AttestationFacts, type AttestedAttempt } from './attestation-claims.js';
 import type { AttestationKeyRing } from './attestation-key-ring.js';
 
 export const ATTESTATION_HEADER = 'x-gateway-attestation';
@@ -86,6 +86,24 @@ export class RequestAttestation {
     private readonly attestor: Attestor,
     private readonly facts: AttestationFacts,
   ) {}
+
+  /**
+   * An upstream attempt is about to call `route`: the statement names it (a 200 as served by it); `done` are the
+   * attempts that ended before it (the caller's list, read when a statement is signed).
+   */
+  attempting(route: Route, platform: UpstreamPlatform, done: ReadonlyArray<AttestedAttempt>): void {
+    this.facts.route = route;
+    this.facts.evidence = route.evidence;
+    this.facts.attempts = done;
+    this.facts.current = { platform, call_region: route.call_region };
+    this.signed = undefined;
+  }
+
+  /** The attempt in flight ended (it is in the caller's list of those done now). */
+  attemptEnded(): void {
+    this.facts.current = null;
+    this.signed = undefined;
+  }
 
   /** What the privacy step found (counts per type). */
   privacy(counts: Readonly<Record<string, number | undefined>>): void {

@@ -37,6 +37,7 @@ export const TEST_SCENARIOS = [
   'timeout_error',
   'mid_stream_error',
   'slow_stream',
+  'failover',
 ] as const;
 export type TestScenario = (typeof TEST_SCENARIOS)[number];
 

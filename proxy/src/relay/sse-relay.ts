@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { OverloadedError, UpstreamError, type GatewayError } from '@gateway/shared';
 import type { StreamRestorer } from '../privacy/index.js';
 import { UsageTap } from './usage-tap.js';
 
@@ -12,14 +13,29 @@ export class SseRelay {
   readonly tap = new UsageTap();
 
   private readonly blockKinds = new Map<number, 'text' | 'json'>();
+  private started = false;
+  /** An `event: error` the upstream sent before its first event: not relayed (another route may still answer). */
+  errorBeforeStart: GatewayError | undefined;
+  /** that error was the upstream's rate limit (the route is skipped, not counted as failing) */
+  throttledBeforeStart = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly restorer: StreamRestorer | null,
+    /** called once, just before status and headers go: the stream is committed to its route from then on */
+    private readonly onCommit: () => void = () => undefined,
   ) {}
 
-  /** Sends status and headers; call once before the first event. */
+  /** Status and headers have gone (at the first event, normally `message_start`, or at open()). */
+  get committed(): boolean {
+    return this.started;
+  }
+
+  /** Sends status and headers now; otherwise they go with the first event. */
   open(): void {
+    if (this.started) return;
+    this.started = true;
+    this.onCommit();
     this.res.statusCode = 200;
     this.res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     this.res.setHeader('cache-control', 'no-cache');
@@ -39,6 +55,7 @@ export class SseRelay {
   /** Complete events as an upstream's bytes, exactly as they came (only when passesBytes). */
   writeBytes(chunk: Buffer): void {
     if (this.closed || chunk.length === 0) return;
+    this.open();
     this.res.write(chunk);
   }
 
@@ -53,6 +70,16 @@ export class SseRelay {
    * restoring, it is written unchanged so pass-through is byte for byte.
    */
   send(event: StreamEvent, raw?: string): void {
+    if (!this.started) {
+      // Before the stream is committed an error is held for the caller to decide on, and a ping is dropped.
+      if (event.type === 'error') {
+        this.throttledBeforeStart ||= this.errorBeforeStart === undefined && (event['error'] as { type?: unknown } | undefined)?.type === 'rate_limit_error';
+        this.errorBeforeStart ??= errorOfEvent(event);
+        return;
+      }
+      if (event.type === 'ping') return;
+      this.open();
+    }
     this.tap.observe(event);
     if (this.restorer !== null) {
       for (const e of this.restore(event)) this.write(e);
@@ -100,4 +127,11 @@ export class SseRelay {
     }
     return [event];
   }
+}
+
+/** An upstream's `event: error` as the gateway's error (its message is the upstream's and untrusted: not kept). */
+function errorOfEvent(event: StreamEvent): GatewayError {
+  const type = (event['error'] as { type?: unknown } | undefined)?.type;
+  if (type === 'overloaded_error' || type === 'rate_limit_error') return new OverloadedError('The upstream is overloaded.');
+  return new UpstreamError('The upstream failed before its stream started.');
 }

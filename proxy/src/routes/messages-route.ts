@@ -99,6 +99,7 @@ function observeAdmitted(deps: ProxyDeps, rec: AccessRecord, grant: Grant, resul
   rec.overhead_ms = totalMs - forwardMs;
   rec.tokens = u;
   rec.outcome = result.outcome;
+  if (result.attempts !== undefined) rec.attempts = result.attempts;
   const model = grant.model;
   deps.metrics.overhead.observe({ route: 'messages' }, rec.overhead_ms / 1000);
   deps.metrics.genAiDuration.observe({ gen_ai_request_model: model, gen_ai_operation_name: 'chat', error_type: result.error?.type ?? '' }, totalMs / 1000);
@@ -231,6 +232,7 @@ const DECLARED: RouteEvidence = { regions_basis: 'declared', evidence_unix_ms: 0
 
 function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: string, grant: Grant, result: ExchangeResult): void {
   const u = result.usage;
+  const route = result.route ?? grant.route;
   const env = grant.key.environment;
   deps.metrics.tokens.inc({ model: grant.model, kind: 'input', environment: env }, u.input_tokens);
   deps.metrics.tokens.inc({ model: grant.model, kind: 'output', environment: env }, u.output_tokens);
@@ -249,8 +251,10 @@ function report(deps: ProxyDeps, caller: Caller, requestId: string, decisionId: 
     outcome: result.outcome,
     finished_unix_ms: Date.now(),
     residency: grant.key.residency,
-    call_region: grant.route.call_region,
-    processing_regions: grant.route.processing_regions,
-    evidence: grant.evidence ?? DECLARED,
+    // The route that served (or, when none did, the last one tried): the record of processing names it.
+    call_region: route.call_region,
+    processing_regions: route.processing_regions,
+    evidence: (result.route === undefined ? grant.evidence : route.evidence) ?? DECLARED,
+    platform: result.platform ?? '',
   }, caller.api_key);
 }

@@ -5,6 +5,7 @@ import {
   OverloadedError,
   QuotaExceededError,
   RateLimitError,
+  UpstreamError,
   UpstreamHeadersTimeoutError,
   newMessageId,
 } from '@gateway/shared';
@@ -43,6 +44,15 @@ export class StubResponder implements Responder {
   async respond(x: Exchange): Promise<ExchangeResult> {
     // What a live call would send is what the stub answers: its digest is attested, error scenarios included.
     x.attestation.forwarded(JSON.stringify(x.body));
+    // A live failover rehearsed: the first route is unavailable (nothing sent), the route loop moves on.
+    if (x.scenario === 'failover' && (x.attempt ?? 0) === 0) {
+      return {
+        usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        outcome: 'upstream_error',
+        error: new UpstreamError('Test scenario: the route is unavailable (HTTP 503).'),
+        failure: { outcome: 'unavailable', retryable: true },
+      };
+    }
     const error = x.scenario === undefined ? undefined : scenarioError(x.scenario);
     if (error !== undefined) throw error;
     x.attestation.attach(x.res, 200);

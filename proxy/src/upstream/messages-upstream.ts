@@ -10,6 +10,8 @@ export interface MessagesUpstreamOptions {
   url: string;
   apiKey: string | undefined;
   timeoutMs: number;
+  /** a stream's limit for its first event; unset: only timeoutMs */
+  firstEventTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -22,7 +24,7 @@ export class MessagesUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
   }
 
   async countTokens(forwarded: Record<string, unknown>, c: CountContext): Promise<number> {

@@ -12,6 +12,7 @@ import { parseMessage, writeJson, writeMessageJson } from '../relay/message-json
 import { replaceTopLevelString } from '../relay/top-level-string.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
+import { failureOfEarlyStreamError, failureOfNetwork, failureOfStatus, type AttemptFailure } from './attempt-outcome.js';
 import { meteredUsage } from './metering.js';
 import { errorFromUpstreamNetwork } from './upstream-errors.js';
 
@@ -66,6 +67,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private size = 0;
   private decoder: StreamDecoder | undefined;
+  private relay: SseRelay | undefined;
+  private firstEventTimer: NodeJS.Timeout | undefined;
   private resolve: (r: ExchangeResult) => void = () => undefined;
   private readonly onAbort = (): void => this.abort();
   private readonly onDrain = (): void => this.controller?.resume();
@@ -75,6 +78,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     private readonly dispatcher: Dispatcher,
     private readonly adapter: PlatformAdapter,
     private readonly timeoutMs: number,
+    /** a stream's limit for its first event (`message_start`); Infinity: none beyond timeoutMs */
+    private readonly firstEventTimeoutMs = Infinity,
   ) {}
 
   run(): Promise<ExchangeResult> {
@@ -86,12 +91,13 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
       try {
         built = this.adapter.build(this.x);
       } catch (err) {
-        return this.fail(err instanceof Error && 'status' in err ? (err as GatewayError) : new UpstreamError('The upstream request could not be built.', { cause: err }), false);
+        return this.fail(err instanceof Error && 'status' in err ? (err as GatewayError) : new UpstreamError('The upstream request could not be built.', { cause: err }), false, { outcome: 'client_error', retryable: false });
       }
       if (built instanceof Promise) {
+        // Signing or a token fetch failed: nothing left, and the next route has credentials of its own.
         built.then(
           (r) => this.dispatch(r),
-          (err: unknown) => this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false),
+          (err: unknown) => this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false, { outcome: 'auth', retryable: true }),
         );
       } else this.dispatch(built);
     });
@@ -104,9 +110,11 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     // otherwise encode the string itself).
     const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
     this.x.attestation.forwarded(body);
+    // A stream's headers come before its first event: they are held to the first-event limit too.
+    const headersTimeout = this.x.stream ? Math.min(this.timeoutMs, this.firstEventTimeoutMs) : this.timeoutMs;
     try {
       this.dispatcher.dispatch(
-        { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
+        { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body, headersTimeout, bodyTimeout: this.timeoutMs },
         this,
       );
     } catch (err) {
@@ -128,29 +136,45 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
       this.phase = 'error';
       return;
     }
-    // A 200 answer starts only with its attestation on the response (normally signed while the upstream worked).
-    this.x.attestation.attach(this.x.res, 200);
     this.begin(headers);
   }
 
-  /** The start of a 200 answer: a whole Message to buffer, or an event stream to relay from now on. */
+  /**
+   * The start of a 200 answer: a whole Message to buffer, or an event stream to relay. Nothing reaches the client
+   * yet: a stream is committed to this route at its `message_start` (the relay sends status and headers then,
+   * with the attestation signed for 200, normally while the upstream worked); until then another route may
+   * still take the request.
+   */
   private begin(headers: IncomingHttpHeaders): void {
     if (!this.adapter.streams(this.x, headers)) {
       this.phase = 'json';
       return;
     }
     this.phase = 'stream';
-    const relay = new SseRelay(this.x.res, this.x.restorer?.createStreamRestorer() ?? null);
+    const relay = new SseRelay(this.x.res, this.x.restorer?.createStreamRestorer() ?? null, () => {
+      if (this.firstEventTimer !== undefined) clearTimeout(this.firstEventTimer);
+      this.x.attestation.attach(this.x.res, 200);
+    });
+    this.relay = relay;
     this.tap = relay.tap;
-    relay.open();
     this.decoder = this.adapter.decoder(relay, this.x);
+    if (Number.isFinite(this.firstEventTimeoutMs)) {
+      this.firstEventTimer = setTimeout(() => {
+        this.fail(new UpstreamHeadersTimeoutError('The upstream sent no first event in time.'), false, { outcome: 'timeout', retryable: true });
+      }, this.firstEventTimeoutMs);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.done) return;
     if (this.phase === 'stream') {
-      const error = (this.decoder as StreamDecoder).feed(chunk);
-      if (error !== undefined) return this.fail(error);
+      const relay = this.relay as SseRelay;
+      const error = (this.decoder as StreamDecoder).feed(chunk) ?? relay.errorBeforeStart;
+      if (error !== undefined) {
+        // Before message_start nothing was generated or sent: the next route may take the request.
+        if (!relay.committed) return this.fail(error, false, failureOfEarlyStreamError(error, relay.throttledBeforeStart));
+        return this.fail(error);
+      }
       // A client reading slower than the upstream writes: hold the upstream rather than buffer in memory.
       if (this.x.res.writableNeedDrain && !controller.paused) {
         controller.pause();
@@ -161,7 +185,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.size += chunk.length;
     const limit = this.phase === 'error' ? MAX_ERROR_BYTES : MAX_JSON_BYTES;
     if (this.size > limit) {
-      if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false);
+      if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false, failureOfStatus(this.status, this.headers));
       return this.fail(new UpstreamError('The upstream answered with a message too large to relay.'));
     }
     this.chunks.push(chunk);
@@ -170,7 +194,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.ended = true;
     if (this.done) return;
-    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, this.bodyText()), false);
+    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, this.bodyText()), false, failureOfStatus(this.status, this.headers));
     if (this.phase === 'json') return this.relayMessage(this.bodyText());
     const decoder = this.decoder as StreamDecoder;
     if (this.tap.stopped || decoder.sawError) {
@@ -184,12 +208,14 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.ended = true;
     if (this.done) return;
     const code = (err as { code?: unknown }).code;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.fail(new UpstreamConnectError('Could not connect to the upstream in time.', { cause: err }), false);
-    // No answer at all in time: nothing was reported or seen, so nothing is billed.
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') return this.fail(new UpstreamHeadersTimeoutError(), false);
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.fail(new UpstreamConnectError('Could not connect to the upstream in time.', { cause: err }), false, failureOfNetwork(err));
+    // No answer at all in time: nothing was reported or seen, so nothing is billed. A non-streamed request the
+    // upstream accepted may still be generating (and billing): it is not sent again. A stream without headers
+    // has not started: the next route may take it.
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return this.fail(new UpstreamHeadersTimeoutError(), false, { outcome: 'timeout', retryable: this.x.stream });
     if (code === 'UND_ERR_BODY_TIMEOUT') return this.fail(new UpstreamBodyTimeoutError());
-    if (this.phase === 'before') return this.fail(errorFromUpstreamNetwork(err), false);
-    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false);
+    if (this.phase === 'before') return this.fail(errorFromUpstreamNetwork(err), false, failureOfNetwork(err));
+    if (this.phase === 'error') return this.fail(this.adapter.errorFromStatus(this.status, this.headers, ''), false, failureOfStatus(this.status, this.headers));
     if (this.phase === 'json') return this.fail(new UpstreamError('The upstream connection broke before the message was complete.'));
     this.fail(new UpstreamError('The upstream connection was lost mid-stream.'));
   }
@@ -198,6 +224,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     const message = parseMessage(text);
     if (message === undefined) return this.fail(new UpstreamError('The upstream answered with something that is not a message.'));
     this.tap.observeMessage(message);
+    // A 200 answer starts only with its attestation on the response (normally signed while the upstream worked).
+    this.x.attestation.attach(this.x.res, 200);
     // Nothing to restore: the upstream's own bytes go out with only `model` changed, not a second serialisation.
     const spliced = this.x.restorer === null ? replaceTopLevelString(text, 'model', this.x.grant.model) : undefined;
     if (spliced !== undefined) writeJson(this.x.res, spliced, this.x.requestId);
@@ -224,12 +252,17 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     });
   }
 
-  /** `processed`: the upstream accepted the request (it failed later), so what it used is metered. */
-  private fail(error: GatewayError, processed = true): void {
+  /**
+   * `processed`: the upstream accepted the request (it failed later), so what it used is metered. `failure`: how
+   * the attempt failed; by default one the request does not move on from (the upstream may have worked on it).
+   */
+  private fail(error: GatewayError, processed = true, failure: AttemptFailure = { outcome: 'unavailable', retryable: false }): void {
     if (this.done) return;
     // The client went away first: that is a disconnect, not a failure.
     if (this.x.signal.aborted || this.x.res.destroyed) return this.abort();
-    this.settle({ usage: this.metered(processed), outcome: 'upstream_error', error });
+    // Once anything reached the client the request belongs to this route, whatever the cause.
+    const committed = this.x.res.headersSent;
+    this.settle({ usage: this.metered(processed), outcome: 'upstream_error', error, failure: committed ? { ...failure, retryable: false } : failure });
   }
 
   private metered(processed: boolean) {
@@ -241,6 +274,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     if (this.done) return;
     this.done = true;
     this.chunks = [];
+    if (this.firstEventTimer !== undefined) clearTimeout(this.firstEventTimer);
     this.x.signal.removeEventListener('abort', this.onAbort);
     this.x.res.off('drain', this.onDrain);
     this.resolve(r);

@@ -3,7 +3,7 @@ import type { KeyIdentity, Route } from '@gateway/shared';
 import { attestationClaims, type AttestationFacts } from '../../src/attestation/attestation-claims.js';
 
 const key: KeyIdentity = { key_id: 'key_1', account_id: 'acct_1', environment: 'live', residency: 'eu', privacy_mode: 'flag' };
-const route: Route = { upstream_model: 'eu.m', call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'] };
+const route: Route = { upstream: 'default', evidence: null, upstream_model: 'eu.m', call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'] };
 const facts = (over: Partial<AttestationFacts> = {}): AttestationFacts => ({
   requestId: 'req_1', key, catalogueSha256: 'c'.repeat(64), route, evidence: null, piiCounts: {}, forwardedSha256: 'f'.repeat(64), ...over,
 });
@@ -15,7 +15,18 @@ describe('attestation claims', function () {
       call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'], regions_basis: 'declared',
       evidence_at: null, evidence_sha256: null, upstream_model: 'eu.m', catalogue_sha256: 'c'.repeat(64),
       privacy_mode: 'flag', pii_counts: { EMAIL: 2 }, forwarded_body_sha256: 'f'.repeat(64), iat: 1_700_000_000,
+      attempts: [], platform: null,
     });
+  });
+
+  it('list the attempts in order: the failed ones, then for a 200 the one in flight as served with its platform', function () {
+    const attempts = [{ platform: 'bedrock' as const, call_region: 'eu-central-1', outcome: 'unavailable' }];
+    const current = { platform: 'vertex' as const, call_region: 'europe-west4' };
+    expect(attestationClaims(facts({ attempts, current }), 200, 1)).to.deep.include({
+      attempts: [...attempts, { platform: 'vertex', call_region: 'europe-west4', outcome: 'served' }], platform: 'vertex',
+    });
+    // Not a 200: nothing served, whatever was in flight.
+    expect(attestationClaims(facts({ attempts, current }), 529, 1)).to.deep.include({ attempts, platform: null });
   });
 
   it('say "verified" only with the control plane\'s evidence, its time in RFC 3339 and its digest', function () {

@@ -159,11 +159,11 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     await page.goto(admin(`/accounts/${accountId}`));
     await page.getByRole('link', { name: 'Residency report' }).click();
     await page.waitForURL(/\/residency\?account=/);
-    const route = catalogue().models.find((m) => m.id === 'alpha-sonnet-4-6')?.routes['eu'];
+    const route = catalogue().models.find((m) => m.id === 'alpha-sonnet-4-6')?.routes['eu']?.[0];
     const cells = await page.getByTestId('residency-report').locator('tbody tr').first().locator('td').allInnerTexts();
     // A Messages-API upstream: the catalogue's declaration; every live request so far on the EU route.
     expect(cells.slice(1)).to.deep.equal([
-      'eu', route?.call_region, route?.processing_regions.join(', '), 'declared', String(3 + servedBeforeRevocationSeen), cells[6],
+      'eu', route?.call_region, route?.processing_regions.join(', '), 'declared', String(3 + servedBeforeRevocationSeen), cells[6], 'messages',
     ]);
     expect(await page.getByTestId('residency-report').locator('tbody tr').count()).to.equal(1);
     await shot('12-residency-report');
@@ -172,7 +172,7 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     expect(csv.headers()['content-type']).to.match(/^text\/csv/);
     const lines = (await csv.text()).split('\r\n');
     expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units');
-    expect(lines[1]).to.equal([cells[0], 'eu', route?.call_region, `"${route?.processing_regions.join(',')}"`, 'declared', 3 + servedBeforeRevocationSeen, cells[6]?.replace(/,/g, '')].join(','));
+    expect(lines[1]).to.equal([cells[0], 'eu', route?.call_region, `"${route?.processing_regions.join(',')}"`, 'declared', 3 + servedBeforeRevocationSeen, cells[6]?.replace(/,/g, ''), 'messages'].join(','));
   });
 
   it('creates an admin API token shown once, which the API accepts until it is revoked here', async function () {

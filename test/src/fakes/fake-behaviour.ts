@@ -62,6 +62,10 @@ export interface BehaviourPlan {
   /** Send a `ping` event, as the vendor does, right after the first content_block_start. */
   pingAfterStart?: boolean;
   errorBefore?: ErrorBeforePlan;
+  /** Streams: 200 and headers, then this error as the first event, before any message_start (then the end). */
+  errorBeforeStart?: { type: string; message: string };
+  /** Streams: 200 and headers at once, then this long before the first event (a stalled stream). */
+  firstEventDelayMs?: number;
   errorMidStream?: ErrorMidStreamPlan;
   /** Destroy the socket after this many deltas: no clean end. */
   dropAfterDeltas?: number;

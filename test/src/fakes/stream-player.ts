@@ -26,6 +26,12 @@ export async function playStream(
   const totalDeltas = events.filter((e) => e.delta).length;
   const trigger = pickInterruption(plan, totalDeltas);
   let deltas = 0;
+  if ((plan.firstEventDelayMs ?? 0) > 0) await sleep(plan.firstEventDelayMs ?? 0, signal);
+  if (signal.aborted) return;
+  if (plan.errorBeforeStart !== undefined) {
+    await sink.error(plan.errorBeforeStart.type, plan.errorBeforeStart.message);
+    return;
+  }
   for (const [i, event] of events.entries()) {
     if (signal.aborted) return;
     if (i > 0 && trigger !== null && deltas >= trigger.after) {

@@ -50,7 +50,9 @@ describe('fault suite: faults under load, then what was lost', function () {
     gw = await new TestGateway({
       redis: { url: redis.url, keyPrefix: 'gw:' },
       proxies: 2,
-      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up', LEASE_TTL_MS: String(LEASE_TTL_MS), UPSTREAM_TIMEOUT_MS: '2000' },
+      // One attempt per request: the suite counts upstream calls against ledger rows one for one (failover, where
+      // one request may call several routes, is failover.test.ts's).
+      env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up', LEASE_TTL_MS: String(LEASE_TTL_MS), UPSTREAM_TIMEOUT_MS: '2000', UPSTREAM_MAX_ATTEMPTS: '1' },
     }).start();
     key = await createKey(gw, { env: 'live', plan: { name: 'faults', rpm: 1_000_000, concurrency: 200, allowance: 1_000_000_000 } });
   });

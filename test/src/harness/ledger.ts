@@ -23,6 +23,8 @@ export interface LedgerRow {
   regions_basis: string | null;
   evidence_sha256: string | null;
   evidence_at_ms: number | null;
+  /** the serving route's platform; null from a proxy that predates routes */
+  platform: string | null;
 }
 
 /** Where a gateway keeps its ledger: the SQLite file under its data directory, or its PostgreSQL database. */

@@ -7,7 +7,7 @@ import { sleep } from './clock.js';
 
 interface CatalogueFile {
   tiers: Record<string, { regions: string[] }>;
-  models: Array<{ id: string; routes: Record<string, { upstream_model: string; call_region: string; processing_regions: string[] }> }>;
+  models: Array<{ id: string; routes: Record<string, Array<{ upstream?: string; upstream_model: string; call_region: string; processing_regions: string[] }>> }>;
 }
 
 export const CATALOGUE_FILE = resolve(REPO_ROOT, 'policy/catalogue/catalogue.json');
@@ -17,7 +17,7 @@ export const catalogue = (): CatalogueFile => JSON.parse(readFileSync(CATALOGUE_
 export function catalogueProfiles(): Record<string, string[]> {
   const c = catalogue();
   const out: Record<string, string[]> = {};
-  for (const m of c.models) for (const r of Object.values(m.routes)) if (/^eu\./.test(r.upstream_model)) out[r.upstream_model] = [...r.processing_regions];
+  for (const m of c.models) for (const r of Object.values(m.routes).flat()) if (/^eu\./.test(r.upstream_model)) out[r.upstream_model] = [...r.processing_regions];
   return out;
 }
 

@@ -28,11 +28,11 @@ export function residencyPage(ctx: PageContext, v: ResidencyView): Html {
     <p><a href="/residency.csv?${query.toString()}" download>Download as CSV</a></p>
     <table data-testid="residency-report">
       <thead><tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Call region</th><th scope="col">Processing regions</th>
-        <th scope="col">Basis</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Billable units</th></tr></thead>
+        <th scope="col">Basis</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Billable units</th><th scope="col">Platform</th></tr></thead>
       <tbody>${v.rows.length === 0
-        ? html`<tr><td colspan="7" class="muted">No live requests in this range.</td></tr>`
+        ? html`<tr><td colspan="8" class="muted">No live requests in this range.</td></tr>`
         : v.rows.map((r) => html`<tr><td>${r.date}</td><td>${cell(r.tier)}</td><td>${cell(r.call_region)}</td>
             <td>${r.processing_regions === null ? cell(null) : r.processing_regions.join(', ')}</td><td>${cell(r.regions_basis)}</td>
-            <td class="num">${number(r.requests)}</td><td class="num">${number(r.billable_units)}</td></tr>`)}</tbody>
+            <td class="num">${number(r.requests)}</td><td class="num">${number(r.billable_units)}</td><td>${cell(r.platform)}</td></tr>`)}</tbody>
     </table>`, v.accountId ?? ctx.session.admin.account_id ?? undefined);
 }

@@ -29,8 +29,8 @@ export interface SignedRequest {
 export class BedrockSigner {
   private readonly credentials: AwsCredentialIdentityProvider;
 
-  constructor(private readonly bearerToken: string | undefined) {
-    this.credentials = defaultProvider();
+  constructor(private readonly bearerToken: string | undefined, awsProfile?: string) {
+    this.credentials = defaultProvider(awsProfile === undefined ? {} : { profile: awsProfile });
   }
 
   async sign(url: URL, region: string, body: Buffer, accept: string): Promise<SignedRequest> {

@@ -16,7 +16,11 @@ export interface BedrockUpstreamOptions {
   url: string;
   /** a Bedrock API key to send as a bearer token; SigV4 with the AWS credential chain when absent */
   bearerToken: string | undefined;
+  /** a named profile of the shared AWS config for SigV4; unset: the standard credential chain */
+  awsProfile?: string | undefined;
   timeoutMs: number;
+  /** a stream's limit for its first event; unset: only timeoutMs */
+  firstEventTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -28,7 +32,7 @@ export class BedrockUpstream implements Responder {
   private readonly adapter: BedrockAdapter;
 
   constructor(private readonly o: BedrockUpstreamOptions) {
-    this.adapter = new BedrockAdapter(o.url, new BedrockSigner(o.bearerToken));
+    this.adapter = new BedrockAdapter(o.url, new BedrockSigner(o.bearerToken, o.awsProfile));
   }
 
   async countTokens(body: Record<string, unknown>): Promise<number> {
@@ -37,7 +41,7 @@ export class BedrockUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
   }
 }
 

@@ -14,6 +14,7 @@ export interface Grant {
   'lease_expires_unix_ms'?: (number | string | Long);
   'reserved_units'?: (number | string | Long);
   'evidence'?: (_gateway_policy_v1_RouteEvidence | null);
+  'routes'?: (_gateway_policy_v1_Route)[];
 }
 
 export interface Grant__Output {
@@ -24,4 +25,5 @@ export interface Grant__Output {
   'lease_expires_unix_ms': (number);
   'reserved_units': (number);
   'evidence': (_gateway_policy_v1_RouteEvidence__Output | null);
+  'routes': (_gateway_policy_v1_Route__Output)[];
 }

@@ -21,6 +21,7 @@ export interface UsageReport {
   'call_region'?: (string);
   'processing_regions'?: (string)[];
   'evidence'?: (_gateway_policy_v1_RouteEvidence | null);
+  'platform'?: (string);
 }
 
 export interface UsageReport__Output {
@@ -39,4 +40,5 @@ export interface UsageReport__Output {
   'call_region': (string);
   'processing_regions': (string)[];
   'evidence': (_gateway_policy_v1_RouteEvidence__Output | null);
+  'platform': (string);
 }

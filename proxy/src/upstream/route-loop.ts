@@ -1,0 +1,146 @@
+import { GatewayError, type Grant, type Route, type UpstreamPlatform } from '@gateway/shared';
+import { abortReason, zeroUsage, type AttemptRecord, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
+import { setRoutingHeaders } from '../http/response-headers.js';
+import type { ProxyMetrics } from '../proxy-metrics.js';
+import type { AttestedAttempt } from '../attestation/attestation-claims.js';
+import type { AttemptOutcome } from './attempt-outcome.js';
+import type { RetryBudget } from './retry-budget.js';
+import { pickRoute, type RouteHealth } from './route-health.js';
+import type { UpstreamRegistry } from './upstream-registry.js';
+
+/** The ordered routes of a grant; from a policy service that predates `routes`, its one route. */
+export function routesOf(grant: Grant): Route[] {
+  if (grant.routes.length > 0) return grant.routes;
+  return [{ ...grant.route, upstream: grant.route.upstream === '' ? 'default' : grant.route.upstream, evidence: grant.evidence }];
+}
+
+export interface RouteLoopOptions {
+  registry: UpstreamRegistry;
+  maxAttempts: number;
+  /** live keys: the upstreams; test keys: the stub on every route */
+  responderFor: (upstream: string) => Responder | undefined;
+  /** live keys only: test keys never touch route health, the budget or the upstream metrics */
+  health?: RouteHealth;
+  budget?: RetryBudget;
+  metrics?: ProxyMetrics;
+}
+
+interface Candidate {
+  route: Route;
+  name: string;
+  platform: UpstreamPlatform;
+  responder: Responder;
+}
+
+/**
+ * The request's trip through its routes (CONTRACT.md "Routes and failover"): the routes of the key's tier in
+ * order, healthy ones first; on to the next only on a failover cause and only while nothing reached the client;
+ * at most `maxAttempts`, retries within the budget; each attempt settled (and its upstream call aborted) before
+ * the next starts. The result is the serving attempt's (so it is metered once), or the last failure's.
+ */
+export class RouteLoop implements Responder {
+  constructor(private readonly o: RouteLoopOptions) {}
+
+  async respond(x: Exchange): Promise<ExchangeResult> {
+    const candidates = this.candidates(x.grant);
+    if (candidates.length === 0) throw notConfigured();
+    this.o.budget?.request();
+    const attempts: AttemptRecord[] = [];
+    const failed: AttestedAttempt[] = [];
+    const tried = new Set<Candidate>();
+    let last: ExchangeResult | undefined;
+    for (let n = 0; n < this.o.maxAttempts; n += 1) {
+      // Revoked or gone between attempts: nothing more is sent, and failed attempts bill nothing.
+      if (x.signal.aborted) return { ...aborted(x.signal), attempts, ...(last?.route === undefined ? {} : { route: last.route, platform: last.platform as UpstreamPlatform }) };
+      const left = candidates.filter((c) => !tried.has(c));
+      const next = this.o.health === undefined
+        ? left[0]
+        : pickRoute(left, (c) => (this.o.health as RouteHealth).stateOf(keyed(c)), Date.now(), n === 0);
+      if (next === undefined) break;
+      if (n > 0) {
+        // The budget keeps retries from piling load on the surviving routes. A retry after a refused connection
+        // adds none: the failed attempt reached no platform, so the request still costs the upstreams one call.
+        const free = last?.failure?.outcome === 'refused';
+        if (!free && this.o.budget !== undefined && !this.o.budget.tryRetry()) break;
+        this.o.metrics?.upstreamFailovers.inc({ tier: x.grant.key.residency });
+      }
+      tried.add(next);
+      const r = await this.attempt(next, n, x, failed);
+      attempts.push(r.record);
+      last = { ...r.result, route: next.route, platform: next.platform };
+      const failure = r.result.failure;
+      if (failure === undefined || x.res.headersSent) break;
+      // Not served: the answer, whichever it is, attests this attempt as failed.
+      failed.push({ platform: next.platform, call_region: next.route.call_region, outcome: failure.outcome });
+      x.attestation.attemptEnded();
+      if (!failure.retryable) break;
+    }
+    return { ...(last as ExchangeResult), attempts };
+  }
+
+  /**
+   * One attempt on one route: the routing headers and the attestation name it, the body carries its model id,
+   * its platform's responder makes the call. One function per attempt, so a trace span can wrap it.
+   */
+  private async attempt(c: Candidate, n: number, x: Exchange, failed: readonly AttestedAttempt[]): Promise<{ result: ExchangeResult; record: AttemptRecord }> {
+    const { route, name, platform } = c;
+    const health = this.o.health;
+    const started = performance.now();
+    setRoutingHeaders(x.res, x.grant.key.residency, route);
+    x.attestation.attempting(route, platform, failed);
+    health?.begin(keyed(c), platform);
+    let result: ExchangeResult;
+    try {
+      result = await c.responder.respond({
+        ...x,
+        grant: { ...x.grant, route, evidence: route.evidence },
+        body: { ...x.body, model: route.upstream_model },
+        attempt: n,
+      });
+    } catch (err) {
+      const error = err instanceof GatewayError ? err : new GatewayError('upstream_fault', 500, 'api_error', 'The gateway failed calling the upstream.', false, { cause: err });
+      result = { usage: zeroUsage(), outcome: 'error', error, failure: { outcome: error.status < 500 ? 'client_error' : 'unavailable', retryable: false } };
+    }
+    const outcome = outcomeOf(result, x);
+    health?.end(keyed(c), platform, outcome, result.failure?.retryAfterMs);
+    if (outcome !== undefined) this.o.metrics?.upstreamAttempts.inc({ upstream: name, platform, call_region: route.call_region, outcome });
+    return { result, record: { upstream: name, platform, call_region: route.call_region, outcome: outcome ?? 'client_error', ms: performance.now() - started } };
+  }
+
+  async countTokens(body: Record<string, unknown>, c: CountContext): Promise<number> {
+    // Counting is cheap and billed nothing: the first configured route answers it, in its own call region.
+    const [first] = this.candidates(c.grant);
+    if (first === undefined) throw notConfigured();
+    return first.responder.countTokens({ ...body, model: first.route.upstream_model }, { ...c, grant: { ...c.grant, route: first.route, evidence: first.route.evidence } });
+  }
+
+  /** The grant's routes whose upstream is configured here, in order (the others are skipped). */
+  private candidates(grant: Grant): Candidate[] {
+    const out: Candidate[] = [];
+    for (const route of routesOf(grant)) {
+      const upstream = this.o.registry.get(route.upstream);
+      const responder = upstream === undefined ? undefined : this.o.responderFor(upstream.name);
+      if (upstream !== undefined && responder !== undefined) out.push({ route, name: upstream.name, platform: upstream.platform, responder });
+    }
+    return out;
+  }
+}
+
+/** How the attempt went for the route; undefined when the client left or the key was revoked before it answered. */
+function outcomeOf(r: ExchangeResult, x: Exchange): AttemptOutcome | undefined {
+  if (r.failure !== undefined) return r.failure.outcome;
+  if (r.outcome === 'client_disconnect' || r.outcome === 'revoked') return x.res.headersSent ? 'served' : undefined;
+  return 'served';
+}
+
+const keyed = (c: Candidate) => ({ upstream: c.name, call_region: c.route.call_region, upstream_model: c.route.upstream_model });
+
+function aborted(signal: AbortSignal): ExchangeResult {
+  const reason = abortReason(signal);
+  return { usage: zeroUsage(), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) };
+}
+
+export function notConfigured(): GatewayError {
+  return new GatewayError('no_upstream', 503, 'api_error', 'no upstream configured', true, { shouldRetry: false });
+}
+

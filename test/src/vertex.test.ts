@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import Anthropic from '@anthropic-ai/sdk';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION, type MetadataFake, type VertexFake } from './fakes/index.js';
+import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
+import { waitForLedger } from './harness/ledger.js';
+import { CATALOGUE_FILE } from './harness/residency.js';
+import { sleep } from './harness/clock.js';
+
+/**
+ * Tokens live 302 s: Google's auth library refreshes a token once it is within 5 minutes of its expiry, so after
+ * 2 s the cached token is due for refresh (and still valid: the fake refuses only expired or unknown tokens).
+ */
+const TOKEN_SECONDS = 302;
+
+describe('Vertex AI as a platform (a vertex upstream, credentials from the metadata server)', function () {
+  this.timeout(60_000);
+  let vertex: VertexFake;
+  let metadata: MetadataFake;
+  let gw: TestGateway;
+  let key: CreatedKey;
+  let dir: string;
+
+  before(async function () {
+    metadata = await startMetadataFake({ expiresInSeconds: TOKEN_SECONDS });
+    vertex = await startVertexFake({ tokenValid: (t) => metadata.valid(t) });
+    dir = mkdtempSync(join(tmpdir(), 'gw-vertex-'));
+    // An operator's own catalogue: the eu tier widened to Vertex's Netherlands location, alpha-sonnet-5 served there.
+    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, unknown> }> };
+    catalogue.tiers['eu']?.regions.push('europe-west4');
+    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
+    if (sonnet !== undefined) sonnet.routes['eu'] = [{ upstream: 'gcp', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'europe-west4', processing_regions: ['europe-west4'] }];
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({ gcp: { platform: 'vertex', project: 'proj-eu-1', url: vertex.url } }));
+    gw = await new TestGateway({
+      env: { CATALOGUE_FILE: join(dir, 'catalogue.json'), UPSTREAMS_FILE: join(dir, 'upstreams.json'), GCE_METADATA_HOST: metadata.host, UPSTREAM_TIMEOUT_MS: '3000' },
+    }).start();
+    key = await createKey(gw, { env: 'live' });
+  });
+  after(async () => {
+    await gw?.stop();
+    await vertex?.close();
+    await metadata?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const sdk = () => new Anthropic({ apiKey: key.key, baseURL: gw.baseURL, maxRetries: 0 });
+
+  it('serves JSON and streams through the official SDK on the regional endpoint, with a cached, refreshed token', async function () {
+    const { data, response } = await sdk().beta.messages.create({
+      model: 'alpha-sonnet-5', max_tokens: 30, messages: [{ role: 'user', content: 'Hallo Vertex' }], betas: ['beta-x'],
+    }).withResponse();
+    expect(data.model).to.equal('alpha-sonnet-5');
+    expect(data.content[0]).to.deep.include({ type: 'text' });
+    expect(response.headers.get('x-gateway-model')).to.equal('alpha-sonnet-5@20260930');
+    expect(response.headers.get('x-gateway-regions')).to.equal('europe-west4');
+    const first = vertex.requests[0];
+    expect(first?.path).to.equal('/v1/projects/proj-eu-1/locations/europe-west4/publishers/anthropic/models/alpha-sonnet-5@20260930:rawPredict');
+    const sent = first?.json as Record<string, unknown>;
+    expect(sent['anthropic_version']).to.equal(VERTEX_ANTHROPIC_VERSION);
+    expect(sent).to.not.have.property('model');
+    expect(first?.headers['anthropic-beta']).to.equal('beta-x');
+    expect(first?.headers['authorization']).to.equal('Bearer ya29.fake-1');
+    expect(JSON.stringify(first?.headers)).to.not.contain(key.key);
+    const claims = JSON.parse(Buffer.from((response.headers.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(claims).to.deep.include({ platform: 'vertex', call_region: 'europe-west4', processing_regions: ['europe-west4'], upstream_model: 'alpha-sonnet-5@20260930' });
+
+    const stream = sdk().messages.stream({ model: 'alpha-sonnet-5', max_tokens: 30, messages: [{ role: 'user', content: 'Stream bitte' }] });
+    const final = await stream.finalMessage();
+    expect(final.model).to.equal('alpha-sonnet-5');
+    expect(vertex.requests[1]?.path).to.match(/:streamRawPredict$/);
+    // Cached: one token for both calls.
+    expect(vertex.requests[1]?.headers['authorization']).to.equal('Bearer ya29.fake-1');
+    expect(metadata.issued).to.have.length(1);
+
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === response.headers.get('request-id')));
+    expect(rows.find((x) => x.request_id === response.headers.get('request-id'))).to.include({ call_region: 'europe-west4', residency: 'eu' });
+
+    // Within 5 minutes of its expiry the token is replaced before it is used again.
+    await sleep(2_500);
+    await sdk().messages.create({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'again' }] });
+    expect(vertex.requests[2]?.headers['authorization']).to.equal('Bearer ya29.fake-2');
+    expect(metadata.issued).to.have.length(2);
+  });
+
+  it('counts tokens on the location\'s count-tokens model with the model in the body', async function () {
+    vertex.reset();
+    const counted = await sdk().messages.countTokens({ model: 'alpha-sonnet-5', messages: [{ role: 'user', content: 'count these words please' }] });
+    expect(counted.input_tokens).to.be.greaterThan(0);
+    expect(vertex.requests[0]?.path).to.equal('/v1/projects/proj-eu-1/locations/europe-west4/publishers/anthropic/models/count-tokens:rawPredict');
+    expect((vertex.requests[0]?.json as Record<string, unknown>)['model']).to.equal('alpha-sonnet-5@20260930');
+  });
+
+  it('maps Vertex\'s errors to the vendor\'s family', async function () {
+    vertex.reset();
+    vertex.enqueue({ errorBefore: { status: 429, message: 'Quota exceeded for aiplatform.googleapis.com' } });
+    const res = await fetch(gw.url('/v1/messages'), {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+      body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).to.equal(529);
+    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+    expect(body.error.type).to.equal('overloaded_error');
+    expect(body.error.message).to.not.contain('aiplatform');
+  });
+});
