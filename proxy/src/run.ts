@@ -13,7 +13,8 @@ import { InflightRegistry } from './inflight-registry.js';
 import { ProxyMetrics } from './proxy-metrics.js';
 import { StubResponder } from './stub/stub-responder.js';
 import { createUpstream } from './upstream/create-upstream.js';
-import { DetectorPool, loadNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from './privacy/index.js';
+import { loadNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from '@gateway/privacy';
+import { DetectorPool } from './privacy/detector-pool.js';
 import { UsageReporter } from './usage-reporter.js';
 import { UsageSpool } from './usage-spool.js';
 

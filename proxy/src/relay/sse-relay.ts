@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { StreamRestorer } from '../privacy/index.js';
+import type { StreamRestorer } from '@gateway/privacy';
 import { UsageTap } from './usage-tap.js';
 
 export type StreamEvent = Record<string, unknown> & { type: string };
