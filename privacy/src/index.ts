@@ -9,5 +9,6 @@ export type { TokenRestorer } from './token-restorer.js';
 export { createTokenRestorer } from './token-restorer.js';
 export type { StreamRestorer } from './stream-restorer.js';
 export type { NameModel } from './names/name-model.js';
-export { loadNameModel, NameModelError, SHIPPED_NAME_MODEL_FILE } from './names/load-name-model.js';
+export type { CheckedNameModel } from './names/load-name-model.js';
+export { loadNameModel, NameModelError, openNameModel, SHIPPED_NAME_MODEL_FILE } from './names/load-name-model.js';
 export { useNameModel } from './names/name-detector.js';

@@ -18,6 +18,7 @@ export interface AttestationClaims {
   privacy_mode: PrivacyMode | null;
   pii_counts: Record<string, number>;
   forwarded_body_sha256: string | null;
+  names_model_sha256: string | null;
   iat: number;
 }
 
@@ -36,6 +37,8 @@ export interface AttestationFacts {
   piiCounts: Readonly<Record<string, number | undefined>>;
   /** hex SHA-256 of the bytes sent upstream (test keys: those the stub answered); null when nothing was */
   forwardedSha256: string | null;
+  /** hex SHA-256 of the person-name model the proxy runs (the privacy step's, whatever the key's mode) */
+  namesModelSha256: string | null;
 }
 
 /** RFC 3339 UTC, seconds precision. */
@@ -68,6 +71,7 @@ export function attestationClaims(f: AttestationFacts, status: number, iat: numb
     privacy_mode: f.key?.privacy_mode ?? null,
     pii_counts: counts,
     forwarded_body_sha256: f.forwardedSha256,
+    names_model_sha256: f.namesModelSha256,
     iat,
   };
 }
