@@ -31,6 +31,19 @@ const DETERMINERS: ReadonlySet<string> = new Set(
   ihr ihre ihrem unser unsere unserem mein meine zum zur beim vom im am ins ans als
   de het een deze dit le la les l un une du ce cette ces el los las una unos unas lo il gli uno ten ta`.split(/\s+/),
 );
+/**
+ * Words that make the capitalised word after them an organisation's name, a brand or a shop ("il gruppo Barilla",
+ * "la tienda Zara", "stacja Orlen", "the bank Lloyds"): a company named after its founder is not that person.
+ */
+const ORGANISATION_WORDS: ReadonlySet<string> = new Set(
+  `group groupe grupo gruppo gruppe groep grupa company compagnie compañía compagnia firm firma société società
+  sociedad empresa azienda bedrijf spółka spółki spółką koncern konzern concern brand marque marca marke merk marka
+  label shop store tienda negozio magasin laden winkel sklep bank banque banco banca hotel hôtel albergo stacja
+  stacji sieć sieci`.split(/\s+/),
+);
+/** A legal form or a group's name after the word: "Zara S.A.", "Barilla S.p.A.", "Siemens AG", "Orlen Group". */
+const ORGANISATION_AFTER =
+  /^[ \t]+(?:AG|GmbH|KGaA|KG|SE|plc|PLC|Ltd|Limited|Inc|LLC|Corp|Co\.|S\.?A\.?S?|SARL|S\.L\.|S\.?p\.?A\.?|S\.?r\.?l\.?|B\.?V\.?|N\.?V\.?|sp\. z o\.o\.|Group|Gruppe|Groupe|Grupo|Gruppo|Groep|Grupa|Holding)(?![\p{L}\p{N}])/u;
 /** The two words before (group 1 may be missing), each then spaces. */
 const WORDS_BEFORE = /(?:([\p{L}]+)[ \t]+)?([\p{L}]+)[ \t]+$/u;
 /** German, Dutch and Romance adjective endings: "ein guter Koch", "der alte Fischer", "het grote Visser". */
@@ -233,10 +246,11 @@ function lonePersonAt(text: string, at: number, end: number, named: SpanIndex<Ta
   if ((before !== '' && DASHES.includes(before)) || (after !== '' && DASHES.includes(after))) return false;
   const window = text.slice(Math.max(0, at - 40), at);
   // After an article, or an article and an adjective, it is a noun ("die Fischer", "ein guter Koch"), a family
-  // or a work.
+  // or a work; after an organisation word, or before a legal form, a company ("il gruppo Barilla", "Zara S.A.").
   const words = WORDS_BEFORE.exec(window);
   const previous = words?.[2];
-  if (previous !== undefined && DETERMINERS.has(previous.toLowerCase())) return false;
+  if (previous !== undefined && (DETERMINERS.has(previous.toLowerCase()) || ORGANISATION_WORDS.has(previous.toLowerCase()))) return false;
+  if (ORGANISATION_AFTER.test(text.slice(end, end + 16))) return false;
   const second = words?.[1];
   if (previous !== undefined && second !== undefined && ADJECTIVE_ENDING.test(previous) && DETERMINERS.has(second.toLowerCase())) return false;
   // After a number, an initial, or a capitalised word the tagger read as part of a name, it is part of another
@@ -275,14 +289,21 @@ export function addLaterMentions(
   const surnames = new Set(own);
   for (const surname of known) if (!places.has(surname)) surnames.add(surname);
   if (surnames.size === 0) return own;
-  const occupied = new SpanIndex<Span>([...candidates, ...vetoes]);
-  const index = new SurnameIndex(surnames, POLISH_LETTERS.test(text));
+  const taken = new SpanIndex<Span>(candidates);
+  const vetoed = new SpanIndex<Span>(vetoes);
+  const polish = POLISH_LETTERS.test(text);
+  const index = new SurnameIndex(surnames, polish);
   const found: Candidate[] = [];
   for (const m of text.matchAll(CAPITALISED_WORD)) {
-    if (index.match(m[0]) === undefined) continue;
+    const surname = index.match(m[0]);
+    if (surname === undefined) continue;
     const at = m.index;
     const end = at + m[0].length;
-    if (lonePersonAt(text, at, end, namedIndex, commonWord) && !occupied.overlaps(at, end)) found.push({ type: 'PERSON', start: at, end, rank: RANK_FORMAT });
+    if (!lonePersonAt(text, at, end, namedIndex, commonWord) || taken.overlaps(at, end)) continue;
+    // A place or organisation the tagger is sure of stays one ("Jones Medical"), except a Polish case of a
+    // surname, read alone as a place: after a preposition the tagger takes "z Kowalczykiem" for "z Krakowem".
+    if (vetoed.some(at, end, (v) => !(polish && m[0] !== surname && v.start === at && v.end === end))) continue;
+    found.push({ type: 'PERSON', start: at, end, rank: RANK_FORMAT });
   }
   candidates.push(...found);
   return own;
