@@ -17,7 +17,7 @@ const ROUNDS = intFromEnv('BENCH_ROUNDS', 3, 1);
 const log = createLogger('bench', 'silent');
 const dir = mkdtempSync(join(tmpdir(), 'attest-bench-'));
 const ring = await AttestationKeyRing.open({ keyFile: join(dir, 'keys.pem'), inDataDir: true, retainDays: 30 }, log);
-const attestor = new Attestor(ring, log);
+const attestor = new Attestor(ring, log, 'a'.repeat(64));
 
 const grant = {
   key: { key_id: 'key_01JD4M8Q2X7V9T3K5N6P8R0S2U', account_id: 'acct_01JD4M8Q2X7V9T3K5N6P8R0S2V', environment: 'live', residency: 'eu', privacy_mode: 'redact' },

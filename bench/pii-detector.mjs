@@ -2,7 +2,7 @@
 // tokenise mode for a 10 KB prompt. Run with `npm run bench:pii` (builds first). Inputs are generated
 // deterministically so figures are comparable between runs; values are synthetic.
 import { performance } from 'node:perf_hooks';
-import { applyPrivacy, detect } from '../proxy/dist/src/privacy/index.js';
+import { applyPrivacy, detect } from '@gateway/privacy';
 
 let seed = 42;
 function rand() {

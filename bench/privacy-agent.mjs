@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { applyPrivacy, applyPrivacyWith, DetectorPool, loadNameModel, privacyTextLength, useNameModel } from '../proxy/dist/src/privacy/index.js';
+import { applyPrivacy, applyPrivacyWith, loadNameModel, privacyTextLength, useNameModel } from '@gateway/privacy';
+import { DetectorPool } from '../proxy/dist/src/privacy/detector-pool.js';
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 // RSS as the proxy starts: before the person-name model, after loading it (its weights are shared with the
@@ -21,7 +22,7 @@ const TARGET_BYTES = 115 * 1024;
 
 function agentRequest() {
   const { body } = JSON.parse(readFileSync(new URL('../test/fixtures/claude-code-request.json', import.meta.url), 'utf8'));
-  const sources = ['proxy/src/routes/messages-route.ts', 'proxy/src/privacy/apply-privacy.ts', 'proxy/src/upstream/messages-upstream.ts',
+  const sources = ['proxy/src/routes/messages-route.ts', 'privacy/src/apply-privacy.ts', 'proxy/src/upstream/messages-upstream.ts',
     'policy/src/decision-service.ts', 'policy/src/counters/redis-counter-store.ts', 'shared/src/errors.ts', 'shared/src/config.ts']
     .map((p) => readFileSync(new URL(`../${p}`, import.meta.url), 'utf8'))
     .join('\n');

@@ -5,7 +5,7 @@
 set -eu
 cd "${1:-.}"
 
-for w in shared policy proxy; do
+for w in shared policy privacy proxy; do
   # Compiled unit tests (policy's `test-support/*` exports point there: only the test workspace imports them)
   # and declarations run nowhere. Source maps stay: small, and they serve --enable-source-maps.
   rm -rf "$w/dist/test"
@@ -30,5 +30,5 @@ rm -rf node_modules/@types
 
 # Links to workspaces the image does not carry (names-model, test) would dangle there.
 for link in node_modules/@gateway/*; do
-  case "${link##*/}" in shared|policy|proxy) ;; *) rm -f "$link" ;; esac
+  case "${link##*/}" in shared|policy|privacy|proxy) ;; *) rm -f "$link" ;; esac
 done

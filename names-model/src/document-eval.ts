@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { detect } from '@gateway/proxy/privacy';
+import { detect } from '@gateway/privacy';
 import { locateCorpusFiles, type CorpusSource } from './manifest.js';
 import { parseCorpus, type LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';

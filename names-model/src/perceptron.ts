@@ -1,7 +1,7 @@
-import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type NameLexicon } from '@gateway/proxy/privacy/names/name-features';
-import type { NameModel } from '@gateway/proxy/privacy/names/name-model';
-import { addWeights, type TagScorer } from '@gateway/proxy/privacy/names/name-tagger';
-import type { WordInfo } from '@gateway/proxy/privacy/names/name-features';
+import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type NameLexicon } from '@gateway/privacy/internals';
+import type { NameModel } from '@gateway/privacy';
+import { addWeights, type TagScorer } from '@gateway/privacy/internals';
+import type { WordInfo } from '@gateway/privacy/internals';
 import type { LabelledSentence } from './read-corpus.js';
 
 /**

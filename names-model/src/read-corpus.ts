@@ -1,5 +1,5 @@
-import { NAME_TAGS } from '@gateway/proxy/privacy/names/name-features';
-import { tokeniseForNames } from '@gateway/proxy/privacy/names/name-tokens';
+import { NAME_TAGS } from '@gateway/privacy/internals';
+import { tokeniseForNames } from '@gateway/privacy/internals';
 import type { CorpusSource } from './manifest.js';
 
 /** One labelled sentence: words and their tag indexes into NAME_TAGS. */

@@ -1,4 +1,4 @@
-import { fnv1a } from '@gateway/proxy/privacy/names/name-features';
+import { fnv1a } from '@gateway/privacy/internals';
 import type { CorpusFile } from './manifest.js';
 
 export type SplitPart = 'train' | 'dev' | 'heldout';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readManifest } from './manifest.js';
 import { f1, precision, recall } from './score-names.js';
 import { scoreTagger, trainNames } from './train-names.js';
-import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { quantisedScorer } from '@gateway/privacy/internals';
 
 // npm run train:names [-- --without=<source id>,… --manifest=<file>]
 // Corpora come from NAMES_CORPORA_DIR, then names-model/corpora (the files committed here). Writes the model

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT, type NameLexicon } from '@gateway/proxy/privacy/names/name-features';
-import { encodeNameModel, sha256Hex, type NameModel } from '@gateway/proxy/privacy/names/name-model';
-import { quantisedScorer, tagWords, type TagScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT, type NameLexicon } from '@gateway/privacy/internals';
+import type { NameModel } from '@gateway/privacy';
+import { encodeNameModel, sha256Hex } from '@gateway/privacy/internals';
+import { quantisedScorer, tagWords, type TagScorer } from '@gateway/privacy/internals';
 import { locateCorpusFiles, type CorpusSource, type DataManifest } from './manifest.js';
 import { AveragedPerceptron, quantisedModel, seededRandom, shuffledOrder } from './perceptron.js';
 import { parseCorpus, type LabelledSentence } from './read-corpus.js';

@@ -2,10 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detect } from '@gateway/proxy/privacy';
-import { decodeNameModel, encodeNameModel, type NameModel } from '@gateway/proxy/privacy/names/name-model';
-import { useNameModel } from '@gateway/proxy/privacy/names/name-detector';
-import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { detect } from '@gateway/privacy';
+import { useNameModel, type NameModel } from '@gateway/privacy';
+import { decodeNameModel, encodeNameModel } from '@gateway/privacy/internals';
+import { quantisedScorer } from '@gateway/privacy/internals';
 import { readManifest } from './manifest.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';

@@ -1,5 +1,5 @@
-import { fnv1a } from '@gateway/proxy/privacy/names/name-features';
-import { MAX_FINE, type WordClusters } from '@gateway/proxy/privacy/names/word-clusters';
+import { fnv1a } from '@gateway/privacy/internals';
+import { MAX_FINE, type WordClusters } from '@gateway/privacy/internals';
 import { seededRandom } from './perceptron.js';
 
 // Word clusters for the tagger: words that stand in the same company ("said Kowalski", "said Müller") land in

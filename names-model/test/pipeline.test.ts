@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { quantisedScorer } from '@gateway/proxy/privacy/names/name-tagger';
+import { quantisedScorer } from '@gateway/privacy/internals';
 import { chosenSources, f1, loadSplits, locateCorpusFiles, readManifest, recall, scoreTagger, trainNames } from '../src/index.js';
 import type { CorpusSource } from '../src/index.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { NAME_TAGS } from '@gateway/proxy/privacy/names/name-features';
+import { NAME_TAGS } from '@gateway/privacy/internals';
 import { parseCorpus, type CorpusSource } from '../src/index.js';
 
 const source = (format: CorpusSource['format'], repair?: CorpusSource['repair']): CorpusSource => ({

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { fnv1a } from '@gateway/proxy/privacy/names/name-features';
-import { coarseClusterOf, fineClusterOf } from '@gateway/proxy/privacy/names/word-clusters';
+import { fnv1a } from '@gateway/privacy/internals';
+import { coarseClusterOf, fineClusterOf } from '@gateway/privacy/internals';
 import { trainWordClusters, type ClusterOptions } from '../src/index.js';
 
 // Invented text where surnames, verbs and towns each keep their own company: the clusters must find those groups

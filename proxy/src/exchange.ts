@@ -2,7 +2,7 @@ import type { GatewayError, Grant, Logger, Route, TokenUsage, UpstreamPlatform, 
 import type { AttemptFailure, AttemptOutcome } from './upstream/attempt-outcome.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestAttestation } from './attestation/index.js';
-import type { TokenRestorer } from './privacy/index.js';
+import type { TokenRestorer } from '@gateway/privacy';
 import type { MessagesBody } from './messages-request.js';
 import type { TestScenario } from './http/request-headers.js';
 

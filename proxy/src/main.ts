@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
-import { NameModelError } from './privacy/index.js';
+import { NameModelError } from '@gateway/privacy';
 import { runProxy } from './run.js';
 
 /** Entry point: only wiring. */

@@ -1,5 +1,5 @@
 import { InvalidRequestError, type PrivacyMode } from '@gateway/shared';
-import { applyPrivacyWith, privacyTextLength, type PrivacyResult } from './privacy/index.js';
+import { applyPrivacyWith, privacyTextLength, type PrivacyResult } from '@gateway/privacy';
 import type { ProxyDeps } from './proxy-deps.js';
 
 /**

@@ -2,7 +2,7 @@ import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
 import type { Attestor } from './attestation/index.js';
 import type { Lifecycle } from './drain.js';
 import type { Responder } from './exchange.js';
-import type { DetectMany } from './privacy/index.js';
+import type { DetectMany } from '@gateway/privacy';
 import type { ClientAddressResolver } from './http/client-address.js';
 import type { InflightRegistry } from './inflight-registry.js';
 import type { ProxyMetrics } from './proxy-metrics.js';

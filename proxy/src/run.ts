@@ -16,7 +16,8 @@ import { RetryBudget } from './upstream/retry-budget.js';
 import { RouteHealth } from './upstream/route-health.js';
 import { RouteLoop } from './upstream/route-loop.js';
 import { UpstreamRegistry } from './upstream/upstream-registry.js';
-import { DetectorPool, loadNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from './privacy/index.js';
+import { openNameModel, SHIPPED_NAME_MODEL_FILE, useNameModel } from '@gateway/privacy';
+import { DetectorPool } from './privacy/detector-pool.js';
 import { UsageReporter } from './usage-reporter.js';
 import { UsageSpool } from './usage-spool.js';
 
@@ -31,8 +32,14 @@ export interface RunningProxy {
 export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
   // First, before anything listens: without its person-name model the proxy would serve with privacy weaker than
   // shipped, so a missing or corrupt file stops the start (NameModelError says which file and what to do).
-  const nameModel = loadNameModel(config.personModelFile ?? SHIPPED_NAME_MODEL_FILE);
+  const names = openNameModel(config.namesModelFile ?? SHIPPED_NAME_MODEL_FILE);
+  const nameModel = names.model;
   useNameModel(nameModel);
+  // What an operator (and their lawyer) must know of the model that runs: which profile, on what terms.
+  log.info(
+    { names_model: names.file, names_model_sha256: names.sha256, profile: names.profile, terms: names.terms, notice: names.notice },
+    'person-name model loaded',
+  );
   // Then: without a key to sign with, the proxy does not start.
   const keyRing = await AttestationKeyRing.open(config.attestation, log);
   keyRing.start();
@@ -76,7 +83,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
       budget: new RetryBudget(config.upstream.retryBudget.percent / 100, config.upstream.retryBudget.min),
       metrics,
     }),
-    attestor: new Attestor(keyRing, log),
+    attestor: new Attestor(keyRing, log, names.sha256),
   });
 
   const server: Server = createServer(httpServerOptions(config), app);

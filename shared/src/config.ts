@@ -57,8 +57,8 @@ export interface GatewayConfig {
   readonly trustedProxies: readonly string[];
   readonly logLevel: string;
   readonly catalogueFile: string | undefined;
-  /** The person-name tagger's model file (PERSON_MODEL_FILE); undefined: the one shipped in proxy/models/. */
-  readonly personModelFile: string | undefined;
+  /** The person-name model file (NAMES_MODEL); undefined: the one shipped in proxy/models/. */
+  readonly namesModelFile: string | undefined;
   /** How long a concurrency lease lives without renewal; a dead proxy's slot frees after this. At most 60 s. */
   readonly leaseTtlMs: number;
   /** How often the policy service looks for key changes made by gatewayctl (revocations must bite within 1 s). */
@@ -246,7 +246,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
     trustedProxies,
     logLevel,
     catalogueFile: str('CATALOGUE_FILE'),
-    personModelFile: ((f) => (f === undefined ? undefined : resolve(cwd, f)))(str('PERSON_MODEL_FILE')),
+    namesModelFile: ((f) => (f === undefined ? undefined : resolve(cwd, f)))(str('NAMES_MODEL')),
     leaseTtlMs: int('LEASE_TTL_MS', 30_000, 1_000, 60_000),
     keyPollMs: int('KEY_POLL_MS', 200, 20, 1_000),
     ledgerWindowMs: int('LEDGER_WINDOW_MS', 20, 0, 5_000),

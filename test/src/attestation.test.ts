@@ -13,11 +13,13 @@ const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as {
   models: Array<{ id: string; routes: Record<string, Array<{ upstream_model: string; call_region: string; processing_regions: string[] }>> }>;
 };
 const routeOf = (model: string, tier: string) => catalogue.models.find((m) => m.id === model)?.routes[tier]?.[0]; // the first route serves while it is healthy
+// The shipped person-name model, as the committed training manifest records it: what every statement must name.
+const NAMES_MODEL_SHA256 = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'names-model/manifest.json'), 'utf8')) as { model: { sha256: string } }).model.sha256;
 
 const CONTRACT_FIELDS = [
   'request_id', 'account_id', 'key_id', 'environment', 'status', 'residency', 'call_region', 'processing_regions',
   'regions_basis', 'evidence_at', 'evidence_sha256', 'upstream_model', 'catalogue_sha256', 'privacy_mode',
-  'pii_counts', 'forwarded_body_sha256', 'iat', 'attempts', 'platform',
+  'pii_counts', 'forwarded_body_sha256', 'iat', 'attempts', 'platform', 'names_model_sha256',
 ];
 
 describe('x-gateway-attestation: a signed statement on every message response after authentication', function () {
@@ -60,6 +62,7 @@ describe('x-gateway-attestation: a signed statement on every message response af
     expect(v.payload['request_id']).to.equal(res.headers.get('request-id'));
     expect(v.payload['status']).to.equal(res.status);
     expect(v.payload['catalogue_sha256']).to.equal(sha256Hex(readFileSync(CATALOGUE_FILE)));
+    expect(v.payload['names_model_sha256']).to.equal(NAMES_MODEL_SHA256);
     expect(Math.abs((v.payload['iat'] as number) - Date.now() / 1000)).to.be.lessThan(30);
     return v.payload;
   }

@@ -11,7 +11,7 @@ import { REPO_ROOT } from './harness/gateway.js';
 // the image itself is built and inspected too.
 
 const DOCKERFILE = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
-const WORKSPACES = ['shared', 'policy', 'proxy'] as const;
+const WORKSPACES = ['shared', 'policy', 'privacy', 'proxy'] as const;
 
 interface Stage { from: string; lines: string[] }
 /** The Dockerfile's stages: instructions with continuation lines joined, comments dropped. */

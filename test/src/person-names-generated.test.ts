@@ -3,7 +3,7 @@ import { execFile, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { REPO_ROOT } from './harness/gateway.js';
 
-// proxy/src/privacy/recognizers/person-names.generated.ts is generated from @faker-js/faker's locales and sorted
+// privacy/src/recognizers/person-names.generated.ts is generated from @faker-js/faker's locales and sorted
 // with Debian's word lists (npm run gen:names), and checked in; CI fails on a stale file (this test), so a change
 // to the generator or to faker's version cannot land without the lists the detector really uses.
 const DICTIONARIES: ReadonlyArray<[file: string, pkg: string]> = [
@@ -29,7 +29,7 @@ describe('PERSON name lists generated from faker and Debian word lists', functio
   it('are up to date with their generator (npm run gen:names -- --check)', async function () {
     ensureDictionaries();
     const r = await new Promise<{ code: number; out: string }>((resolve) => {
-      execFile(process.execPath, ['proxy/scripts/generate-person-names.mjs', '--check'], { cwd: REPO_ROOT }, (err, stdout, stderr) => {
+      execFile(process.execPath, ['privacy/scripts/generate-person-names.mjs', '--check'], { cwd: REPO_ROOT }, (err, stdout, stderr) => {
         resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, out: stdout + stderr });
       });
     });

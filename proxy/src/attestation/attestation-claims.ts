@@ -30,6 +30,8 @@ export interface AttestationClaims {
   attempts: AttestedAttempt[];
   /** the platform of the route that served; null when none did */
   platform: UpstreamPlatform | null;
+  /** hex SHA-256 of the person-name model the proxy ran */
+  names_model_sha256: string | null;
 }
 
 /** What the proxy knows about one request when it answers it. */
@@ -51,6 +53,8 @@ export interface AttestationFacts {
   attempts?: ReadonlyArray<AttestedAttempt>;
   /** the attempt in flight: it is the one that served if the answer is a 200 */
   current?: { platform: UpstreamPlatform; call_region: string } | null;
+  /** hex SHA-256 of the person-name model the proxy runs (the privacy step's, whatever the key's mode) */
+  namesModelSha256: string | null;
 }
 
 /** RFC 3339 UTC, seconds precision. */
@@ -85,6 +89,7 @@ export function attestationClaims(f: AttestationFacts, status: number, iat: numb
     forwarded_body_sha256: f.forwardedSha256,
     iat,
     ...attemptClaims(f, status),
+    names_model_sha256: f.namesModelSha256,
   };
 }
 

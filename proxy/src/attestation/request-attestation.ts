@@ -18,6 +18,8 @@ export class Attestor {
   constructor(
     private readonly ring: AttestationKeyRing,
     private readonly log: Logger,
+    /** hex SHA-256 of the person-name model this process loaded and checked at start */
+    private readonly namesModelSha256: string,
   ) {}
 
   /** An admitted request's attestation; what the privacy step and the forwarding add is noted as they happen. */
@@ -30,6 +32,7 @@ export class Attestor {
       evidence: grant.evidence,
       piiCounts: {},
       forwardedSha256: null,
+      namesModelSha256: this.namesModelSha256,
     });
   }
 
@@ -40,7 +43,7 @@ export class Attestor {
    */
   refusal(res: ServerResponse, requestId: string, c: RefusalContext): void {
     if (c.key === null && c.error.status === 401) return;
-    const facts: AttestationFacts = { requestId, key: c.key, catalogueSha256: c.catalogueSha256, route: null, evidence: null, piiCounts: {}, forwardedSha256: null };
+    const facts: AttestationFacts = { requestId, key: c.key, catalogueSha256: c.catalogueSha256, route: null, evidence: null, piiCounts: {}, forwardedSha256: null, namesModelSha256: this.namesModelSha256 };
     new RequestAttestation(this, facts).attach(res, c.error.status);
   }
 

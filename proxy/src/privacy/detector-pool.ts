@@ -1,7 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { detectAll } from './detect.js';
-import type { NameModel } from './names/name-model.js';
-import type { Finding } from './pii-types.js';
+import { detectAll, type Finding, type NameModel } from '@gateway/privacy';
 
 /** Below this many characters a request is scanned in place: handing it to a thread would cost more. */
 const INLINE_CHARS = 64 * 1024;

@@ -1,8 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { detectAll } from './detect.js';
-import { loadNameModel } from './names/load-name-model.js';
-import type { NameModel } from './names/name-model.js';
-import { useNameModel } from './names/name-detector.js';
+import { detectAll, loadNameModel, useNameModel, type NameModel } from '@gateway/privacy';
 
 // The person-name model the main thread loaded and checked at start, its weights in shared memory (no copy per
 // thread); a pool made without one loads the shipped model, checked the same way.

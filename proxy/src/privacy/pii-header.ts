@@ -1,5 +1,4 @@
-import { PII_TYPES } from './pii-types.js';
-import type { PiiType } from './pii-types.js';
+import { PII_TYPES, type PiiType } from '@gateway/privacy';
 
 /** `X-Gateway-PII` value: "EMAIL=2,PHONE=1" in PII_TYPES order, zero counts omitted, "" when none. */
 export function formatPiiHeader(counts: Partial<Record<PiiType, number>>): string {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { TokenRestorer } from '../privacy/index.js';
+import type { TokenRestorer } from '@gateway/privacy';
 
 /** A whole Message as the response body, restored first in tokenise mode; ends the response. */
 export function writeMessageJson(

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { OverloadedError, UpstreamError, type GatewayError } from '@gateway/shared';
-import type { StreamRestorer } from '../privacy/index.js';
+import type { StreamRestorer } from '@gateway/privacy';
 import { UsageTap } from './usage-tap.js';
 
 export type StreamEvent = Record<string, unknown> & { type: string };

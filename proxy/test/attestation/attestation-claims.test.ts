@@ -5,7 +5,7 @@ import { attestationClaims, type AttestationFacts } from '../../src/attestation/
 const key: KeyIdentity = { key_id: 'key_1', account_id: 'acct_1', environment: 'live', residency: 'eu', privacy_mode: 'flag' };
 const route: Route = { upstream: 'default', evidence: null, upstream_model: 'eu.m', call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'] };
 const facts = (over: Partial<AttestationFacts> = {}): AttestationFacts => ({
-  requestId: 'req_1', key, catalogueSha256: 'c'.repeat(64), route, evidence: null, piiCounts: {}, forwardedSha256: 'f'.repeat(64), ...over,
+  requestId: 'req_1', key, catalogueSha256: 'c'.repeat(64), route, evidence: null, piiCounts: {}, forwardedSha256: 'f'.repeat(64), namesModelSha256: 'a'.repeat(64), ...over,
 });
 
 describe('attestation claims', function () {
@@ -15,7 +15,7 @@ describe('attestation claims', function () {
       call_region: 'eu-central-1', processing_regions: ['eu-central-1', 'eu-west-1'], regions_basis: 'declared',
       evidence_at: null, evidence_sha256: null, upstream_model: 'eu.m', catalogue_sha256: 'c'.repeat(64),
       privacy_mode: 'flag', pii_counts: { EMAIL: 2 }, forwarded_body_sha256: 'f'.repeat(64), iat: 1_700_000_000,
-      attempts: [], platform: null,
+      attempts: [], platform: null, names_model_sha256: 'a'.repeat(64),
     });
   });
 

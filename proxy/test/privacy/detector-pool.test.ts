@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { DetectorPool, detect, detectAll } from '../../src/privacy/index.js';
+import { detect, detectAll } from '@gateway/privacy';
+import { DetectorPool } from '../../src/privacy/detector-pool.js';
 
 describe('privacy/detector-pool', function () {
   this.timeout(20_000);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatPiiHeader } from '../../src/privacy/index.js';
+import { formatPiiHeader } from '../../src/privacy/pii-header.js';
 
 describe('privacy/pii-header', () => {
   it('lists types in a stable order, omitting zero counts', () => {

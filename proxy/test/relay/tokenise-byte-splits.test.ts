@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
-import { createTokenRestorer } from '../../src/privacy/token-restorer.js';
+import { createTokenRestorer } from '@gateway/privacy';
 import { SseRelay } from '../../src/relay/sse-relay.js';
 import { UpstreamSseReader } from '../../src/upstream/upstream-stream.js';
 

@@ -38,7 +38,7 @@ describe('upstream call: a 200 answer starts only with its attestation on the re
   before(async function () {
     dir = mkdtempSync(join(tmpdir(), 'attested-start-'));
     ring = await AttestationKeyRing.open({ keyFile: join(dir, 'keys.pem'), inDataDir: true, retainDays: 30 }, createLogger('test', 'silent'));
-    const attestor = new Attestor(ring, createLogger('test', 'silent'));
+    const attestor = new Attestor(ring, createLogger('test', 'silent'), 'a'.repeat(64));
     upstream = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

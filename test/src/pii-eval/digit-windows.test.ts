@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { digitWindows } from '@gateway/proxy/privacy/digit-windows';
+import { digitWindows } from '@gateway/privacy/internals';
 import { generateUkEuSet } from './generate-uk-eu-set.js';
-import { detect } from '@gateway/proxy/privacy';
+import { detect } from '@gateway/privacy';
 
 describe('privacy/digit-windows', () => {
   it('is null without digits and the whole text when digits are dense', () => {

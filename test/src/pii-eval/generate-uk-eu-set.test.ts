@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateUkEuSet } from './generate-uk-eu-set.js';
-import { CORE_PII_TYPES } from '@gateway/proxy/privacy';
+import { CORE_PII_TYPES } from '@gateway/privacy';
 
 describe('privacy/eval/generate-uk-eu-set', () => {
   it('is deterministic for a seed and differs between seeds', () => {

@@ -1,4 +1,4 @@
-import type { PiiType } from '@gateway/proxy/privacy';
+import type { PiiType } from '@gateway/privacy';
 import * as extra from './extra-value-generators.js';
 import { LabelledTextBuilder } from './labelled-text.js';
 import type { LabelledText } from './labelled-text.js';

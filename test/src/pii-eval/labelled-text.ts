@@ -1,4 +1,4 @@
-import type { PiiType } from '@gateway/proxy/privacy';
+import type { PiiType } from '@gateway/privacy';
 
 /** A gold span in an evaluation corpus; `end` is exclusive. */
 export interface GoldSpan {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
+import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/privacy/internals';
 import { AGENT_PROMPT_MIN_BYTES, generateAgentPrompts } from './agent-prompts.js';
 import { HELD_OUT_NAMES, KITS, LANGUAGES } from './languages.js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';

@@ -1,5 +1,5 @@
-import type { PiiType } from '@gateway/proxy/privacy';
-import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/proxy/privacy/recognizers/person-words';
+import type { PiiType } from '@gateway/privacy';
+import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/privacy/internals';
 // The full metadata: the numbers are ones a country has allocated, not only of a plausible length.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Prng } from '../support/prng.js';

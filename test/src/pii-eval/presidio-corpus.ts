@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { PiiType } from '@gateway/proxy/privacy';
+import type { PiiType } from '@gateway/privacy';
 import type { GoldSpan, LabelledText } from './labelled-text.js';
 
 // presidio-research's synth_dataset_v2.json: an array of {full_text, spans: [{entity_type, entity_value,

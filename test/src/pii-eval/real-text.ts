@@ -2,7 +2,7 @@
 // training corpora (never trained or tuned on; see names-model/src/split.ts), per language and source. PERSON
 // precision / recall / F1 by exact span, and how often a gold place or organisation is flagged as PERSON.
 import { fileURLToPath } from 'node:url';
-import { detect } from '@gateway/proxy/privacy';
+import { detect } from '@gateway/privacy';
 import {
   addScore,
   emptyScore,

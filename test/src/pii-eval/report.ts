@@ -1,4 +1,4 @@
-import type { PiiType } from '@gateway/proxy/privacy';
+import type { PiiType } from '@gateway/privacy';
 import { metricsOf } from './score.js';
 import type { Scores } from './score.js';
 

@@ -7,8 +7,8 @@
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here).
 import { fileURLToPath } from 'node:url';
-import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/proxy/privacy';
-import type { PiiType } from '@gateway/proxy/privacy';
+import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/privacy';
+import type { PiiType } from '@gateway/privacy';
 import { generateAgentPrompts } from './agent-prompts.js';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
 import { LANGUAGES } from './languages.js';

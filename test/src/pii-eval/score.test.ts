@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Finding } from '@gateway/proxy/privacy';
+import type { Finding } from '@gateway/privacy';
 import { emptyScores, metricsOf, scoreText } from './score.js';
 import type { GoldSpan } from './labelled-text.js';
 

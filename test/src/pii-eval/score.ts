@@ -1,4 +1,4 @@
-import type { Finding, PiiType } from '@gateway/proxy/privacy';
+import type { Finding, PiiType } from '@gateway/privacy';
 import type { GoldSpan } from './labelled-text.js';
 
 // Span-level scoring. A prediction matches a gold span of the same type when they overlap (primary

@@ -1,0 +1,34 @@
+// Not for the proxy. What the model builder (names-model/: training, tuning, loss reports) and the PII evaluation
+// must share with the engine bit for bit: the tagger's tokens, features, model format and scorer, the rules around
+// it, and the word lists the evaluation writes its generated text from. Listed one by one, so a change to any of
+// these is a change to a named surface.
+export { digitWindows } from './digit-windows.js';
+export type { Candidate } from './recognizer.js';
+export { notAPersonHere } from './recognizers/person.js';
+export {
+  COMMON_WORD_GIVEN_NAME_SET,
+  GIVEN_NAME_SET,
+  LONE_SURNAME_SET,
+  PRODUCT_NAMES,
+  STOP_WORDS,
+  SURNAME_SET,
+} from './recognizers/person-words.js';
+export type { NameLexicon, WordInfo } from './names/name-features.js';
+export {
+  addToLexicon,
+  fnv1a,
+  isScorable,
+  LEXICON_BITS,
+  MAX_FEATURES,
+  NAME_TAGS,
+  NameFeatureContext,
+  TAG_COUNT,
+  TAG_O,
+} from './names/name-features.js';
+export { decodeNameModel, encodeNameModel, sha256Hex } from './names/name-model.js';
+export type { TagScorer } from './names/name-tagger.js';
+export { addWeights, quantisedScorer, tagNames, tagWords } from './names/name-tagger.js';
+export { tokeniseForNames } from './names/name-tokens.js';
+export { addTaggedNames } from './names/tagged-names.js';
+export { coarseClusterOf, fineClusterOf, MAX_FINE } from './names/word-clusters.js';
+export type { WordClusters } from './names/word-clusters.js';

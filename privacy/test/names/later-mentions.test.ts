@@ -1,0 +1,165 @@
+import { expect } from 'chai';
+import { detect } from '../../src/detect.js';
+import { addLaterMentions } from '../../src/names/later-mentions.js';
+import type { TaggedSpan } from '../../src/names/name-tagger.js';
+import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
+
+// A full name's surname found alone elsewhere in the same text: the rule on candidates written by hand (each full
+// name read by the tagger as a person's at a sure margin unless listed as unsure), then through the whole detector.
+interface Options {
+  /** Places and organisations the tagger is sure of. */
+  vetoes?: readonly string[];
+  /** Other spans the tagger read as a person's name. */
+  named?: readonly string[];
+  /** Full names the tagger read at a small margin. */
+  unsure?: readonly string[];
+  /** Words the model's lexicon writes in lower case. */
+  common?: readonly string[];
+  /** Surnames other texts of the request name in full. */
+  known?: readonly string[];
+}
+
+function person(text: string, value: string, margin: number): TaggedSpan {
+  const start = text.indexOf(value);
+  return {
+    kind: 'PER',
+    start,
+    end: start + value.length,
+    words: value.split(' ').length,
+    firstConfidence: margin,
+    restConfidence: margin,
+    secondStart: -1,
+    opensSentence: false,
+    firstCommon: false,
+    commonWords: 0,
+  };
+}
+
+function mentions(text: string, fullNames: readonly string[], options: Options = {}): string[] {
+  const candidates: Candidate[] = fullNames.map((name) => {
+    const start = text.indexOf(name);
+    return { type: 'PERSON', start, end: start + name.length, rank: RANK_FORMAT };
+  });
+  const unsure = options.unsure ?? [];
+  const named = [...fullNames, ...(options.named ?? [])].map((v) => person(text, v, unsure.includes(v) ? 4 : 30));
+  const vetoes = (options.vetoes ?? []).map((v) => ({ start: text.indexOf(v), end: text.indexOf(v) + v.length }));
+  addLaterMentions(text, candidates, named, vetoes, (w) => (options.common ?? []).includes(w), new Set(options.known));
+  return candidates.slice(fullNames.length).map((c) => text.slice(c.start, c.end));
+}
+
+describe('privacy: a full name\'s surname found again alone', () => {
+  it('finds the surname before and after the full name, once each', () => {
+    const text = 'Emde dementierte. Schuldezernent Werner Emde (FWG) widersprach. Männer wirft Emde vor, er wolle das Modell.';
+    expect(mentions(text, ['Werner Emde'])).to.deep.equal(['Emde', 'Emde']);
+  });
+
+  it('reads the German and Dutch genitive and Polish cases as the same surname', () => {
+    expect(mentions('Werner Emde sprach. Die starre Haltung Emdes sei unverständlich.', ['Werner Emde'])).to.deep.equal(['Emdes']);
+    const polish = 'Jan Kowalczyk przyszedł. Rozmawiałem z Kowalczykiem, a potem dzwoniłem do Kowalczyka.';
+    expect(mentions(polish, ['Jan Kowalczyk'])).to.deep.equal(['Kowalczykiem', 'Kowalczyka']);
+    const adjectival = 'Jan Wiśniewski przyszedł. Nie było Wiśniewskiego, więc poszedłem z Wiśniewskim.';
+    expect(mentions(adjectival, ['Jan Wiśniewski'])).to.deep.equal(['Wiśniewskiego', 'Wiśniewskim']);
+    expect(mentions('Anna Kowalska przyszła. Rozmawiałem z Kowalską.', ['Anna Kowalska'])).to.deep.equal(['Kowalską']);
+  });
+
+  it('declines a surname the Polish way only in Polish text', () => {
+    expect(mentions('Diana Ross sang. Rossa is a word, Ross is a name.', ['Diana Ross'])).to.deep.equal(['Ross']);
+    expect(mentions('Diana Ross śpiewała. Słuchałem Rossa.', ['Diana Ross'])).to.deep.equal(['Rossa']);
+  });
+
+  it('leaves a word that only begins with the surname, or a compound made of it', () => {
+    const text = 'Tony Blair spoke. The Blairite wing and Blair-era policy, then pre-Blair Britain and Blairs.';
+    expect(mentions(text, ['Tony Blair'])).to.deep.equal(['Blairs']);
+    expect(mentions('Olaf Scholz sprach. Die Scholzens kamen.', ['Olaf Scholz'])).to.deep.equal([]);
+  });
+
+  it('leaves a noun after an article, a part of another name, and a place or organisation the tagger is sure of', () => {
+    expect(mentions('Anna Fischer kam. Die Fischer fuhren aus, und der Fischer blieb.', ['Anna Fischer'])).to.deep.equal([]);
+    const court = 'Kläger ist Peter Richter. Nach Ansicht vieler Richter ist das falsch; beim Richter lag nichts vor.';
+    expect(mentions(court, ['Peter Richter'])).to.deep.equal([]);
+    const recipe = 'Peter Koch kocht. Ein guter Koch braucht Salz, als Koch weiß man das. Koch lacht.';
+    expect(mentions(recipe, ['Peter Koch'])).to.deep.equal(['Koch']);
+    expect(mentions('Tom Jones sang. Jones Medical fell 3%.', ['Tom Jones'], { vetoes: ['Jones Medical'] })).to.deep.equal([]);
+    const cricket = 'Mike Mushtaq bowled. Saqlain Mushtaq took three.';
+    expect(mentions(cricket, ['Mike Mushtaq'], { named: ['Saqlain Mushtaq'] })).to.deep.equal([]);
+    expect(mentions('Peter Hattersheim spielte. BSC 47 Hattersheim 7:2.', ['Peter Hattersheim'])).to.deep.equal([]);
+  });
+
+  it('finds it after a capitalised word the tagger read as no name, not after one it did or an initial', () => {
+    const text = 'Werner Emde sprach. Auch Emde war da. J. Emde nicht.';
+    expect(mentions(text, ['Werner Emde'])).to.deep.equal(['Emde']);
+    expect(mentions(text, ['Werner Emde'], { named: ['Auch Emde'] })).to.deep.equal([]);
+    // Unless that word opens a sentence and is a common word: "Tell Emde we paid", "Auch Emde war da".
+    expect(mentions(text, ['Werner Emde'], { named: ['Auch Emde'], common: ['Auch'] })).to.deep.equal(['Emde']);
+  });
+
+  it('looks only for surnames that are no ordinary word, from names of two words or more', () => {
+    expect(mentions('Gordon Brown spoke. Brown said no.', ['Gordon Brown'], { common: ['Brown'] })).to.deep.equal([]);
+    // One misread name must not spread: a name the tagger is unsure of (a heading), unless it opens on a known
+    // given name; a name opening on an ordinary word; a word read elsewhere as a place.
+    const manual = 'See Status Workflow below. Workflow runs the script; relaunch Workflow.';
+    expect(mentions(manual, ['Status Workflow'], { unsure: ['Status Workflow'] })).to.deep.equal([]);
+    expect(mentions('Anna Workflow came. Workflow left.', ['Anna Workflow'], { unsure: ['Anna Workflow'] })).to.deep.equal(['Workflow']);
+    const prose = 'Supplier London approved it. The London office and London team agreed.';
+    expect(mentions(prose, ['Supplier London'], { common: ['Supplier'] })).to.deep.equal([]);
+    const place = 'From London, Harry London wrote. London replied.';
+    expect(mentions(place, ['Harry London'])).to.deep.equal(['London', 'London']);
+    expect(mentions(place, ['Harry London'], { vetoes: ['London'] })).to.deep.equal([]);
+    expect(mentions('Scholz kam. Scholz ging.', ['Scholz'], { unsure: ['Scholz'] })).to.deep.equal([]);
+    expect(mentions('Anna de la Torre kam. Torre ging.', ['Anna de la Torre'])).to.deep.equal(['Torre']);
+  });
+
+  it('looks for a lone name the tagger is sure of, in sum, where the detector kept it', () => {
+    // "sagte Lippelt": one sure reading; found again opening a sentence, where nothing marks it.
+    expect(mentions('Das sei falsch, sagte Lippelt dem Magazin. Lippelt betonte, er bleibe.', ['Lippelt'])).to.deep.equal(['Lippelt']);
+    // Two unsure readings (margin 4 each) are not enough; four are.
+    const cuntz = (n: number): string => `${Array.from({ length: n }, (_, i) => `Satz ${i}, stellt Cuntz fest.`).join(' ')} Cuntz ging.`;
+    const spans = (text: string): TaggedSpan[] =>
+      [...text.matchAll(/stellt Cuntz/g)].map((m) => ({ ...person('Cuntz', 'Cuntz', 4), start: (m.index as number) + 7, end: (m.index as number) + 12 }));
+    const votes = (n: number): string[] => {
+      const text = cuntz(n);
+      const tagged = spans(text);
+      const candidates: Candidate[] = tagged.map((t) => ({ type: 'PERSON', start: t.start, end: t.end, rank: RANK_FORMAT }));
+      addLaterMentions(text, candidates, tagged, [], () => false);
+      return candidates.slice(tagged.length).map((c) => text.slice(c.start, c.end));
+    };
+    expect(votes(2)).to.deep.equal([]);
+    expect(votes(4)).to.deep.equal(['Cuntz']);
+    // A reading the detector dropped (code, a heading) casts no vote: the tagger's "Thomas" in an import line.
+    const code = 'Thomas wrote it. import { Thomas, Victoria } from "./people";';
+    const thomas = person(code, 'Thomas', 30);
+    const inCode = { ...thomas, start: code.indexOf('{ Thomas') + 2, end: code.indexOf('{ Thomas') + 8 };
+    const dropped: Candidate[] = [];
+    addLaterMentions(code, dropped, [inCode], [], () => false);
+    expect(dropped).to.deep.equal([]);
+    // Read elsewhere as a place as surely: no spread. An ordinary word: none either.
+    expect(mentions('Sutter kam. Sutter ging.', ['Sutter'], { vetoes: ['Sutter'] })).to.deep.equal([]);
+    expect(mentions('Brown kam. Brown ging.', ['Brown'], { common: ['Brown'] })).to.deep.equal([]);
+  });
+
+  it('looks for the surnames other texts of the request name in full, as for its own', () => {
+    expect(mentions('Emde says the invoice is late. I told Emde.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal(['Emde', 'Emde']);
+    expect(mentions('Rozmawiałem z Kowalczykiem o Emde.', [], { known: ['Emde', 'Kowalczyk'] })).to.deep.equal(['Kowalczykiem', 'Emde']);
+    expect(mentions('From London, Harry wrote.', [], { known: ['London'], vetoes: ['London'] })).to.deep.equal([]);
+    expect(mentions('Emde says no.', [])).to.deep.equal([]);
+  });
+
+  it('stays out of code: members, calls, paths and identifiers', () => {
+    const text = 'Werner Emde\nuser.Emde = new Emde(); Emde_id; /home/Emde; <Emde> Emde.name Emde::new(); Emde[0]; Emde{} Emde–Gruppe';
+    expect(mentions(text, ['Werner Emde'])).to.deep.equal([]);
+  });
+
+  it('through the detector, in running prose of each language', () => {
+    const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    expect(people('Bundeskanzler Olaf Scholz traf gestern Jan Wiśniewski. Danach sagte Scholz, er sei zufrieden.')).to.include('Scholz');
+    expect(people('Ngozi Okonkwo joined the board in May. According to Okonkwo, the deal is done.')).to.include('Okonkwo');
+    expect(people('Wczoraj przyjechał Jan Wiśniewski. Rozmawiałem z Wiśniewskim o projekcie.')).to.include('Wiśniewskim');
+    // A surname never given in full: the tagger's sure "sagte Lippelt" marks "Lippelt betonte", which alone,
+    // opening a sentence, is under the margin a lone word needs.
+    const lippelt = 'Das sei falsch, sagte Lippelt dem Nachrichtenmagazin. Lippelt betonte, er bleibe im Amt.';
+    expect(detect(lippelt).map((f) => [f.value, f.start])).to.deep.equal([['Lippelt', 22], ['Lippelt', 54]]);
+    const text = 'Anna Fischer kam spät. Die Fischer auf dem Main fuhren früh aus.';
+    expect(people(text)).to.deep.equal(['Anna Fischer']);
+  });
+
+});

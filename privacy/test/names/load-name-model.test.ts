@@ -1,0 +1,64 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { loadNameModel, NameModelError, SHIPPED_NAME_MODEL_FILE } from '../../src/index.js';
+import { fnv1a } from '../../src/names/name-features.js';
+import { decodeNameModel, encodeNameModel } from '../../src/names/name-model.js';
+import { fineClusterOf } from '../../src/names/word-clusters.js';
+
+/** A copy of the shipped model and its checksum note in a fresh directory. */
+function copyOfModel(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'name-model-'));
+  const file = join(dir, 'person-tagger.bin');
+  copyFileSync(SHIPPED_NAME_MODEL_FILE, file);
+  copyFileSync(SHIPPED_NAME_MODEL_FILE.replace(/\.bin$/, '.json'), file.replace(/\.bin$/, '.json'));
+  return file;
+}
+
+function corrupt(file: string): void {
+  const bytes = readFileSync(file);
+  bytes[bytes.length - 100] = (bytes[bytes.length - 100] as number) ^ 0xff;
+  writeFileSync(file, bytes);
+}
+
+describe('privacy: loading the person-name model', () => {
+  it('loads the shipped model, checksum checked', () => {
+    const model = loadNameModel();
+    expect(model.buckets).to.be.greaterThan(1000);
+    expect(model.weights.length).to.equal(model.buckets * 9);
+  });
+
+  it('carries word clusters: frequent words have one, an invented word none; encoding round-trips them', () => {
+    const model = loadNameModel();
+    const { clusters } = model.lexicon;
+    expect(clusters.keys.length).to.be.greaterThan(10_000);
+    for (const w of ['said', 'sagte', 'John', 'Paris']) expect(fineClusterOf(clusters, fnv1a(w)), w).to.be.within(1, clusters.fineCount);
+    expect(fineClusterOf(clusters, fnv1a('Qxzwvotl'))).to.equal(0);
+    const again = decodeNameModel(encodeNameModel(model)).lexicon.clusters;
+    const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    expect(bytes(again.keys).equals(bytes(clusters.keys))).to.equal(true);
+    expect([...again.fine]).to.deep.equal([...clusters.fine]);
+    expect([...again.coarseOf]).to.deep.equal([...clusters.coarseOf]);
+  });
+
+  it('refuses a model whose cluster part is cut short', () => {
+    const bytes = encodeNameModel(loadNameModel());
+    const eol = bytes.indexOf(0x0a, 6);
+    const payload = gunzipSync(bytes.subarray(eol + 1));
+    const cut = Buffer.concat([bytes.subarray(0, eol + 1), gzipSync(payload.subarray(0, payload.length - 8))]);
+    expect(() => decodeNameModel(cut)).to.throw(/wrong size/);
+  });
+
+  it('refuses a missing file, a changed file and a missing checksum note, saying which file and what to do', () => {
+    const file = copyOfModel();
+    expect(loadNameModel(file).buckets).to.equal(loadNameModel().buckets);
+    expect(() => loadNameModel(join(tmpdir(), 'no-such-dir', 'person-tagger.bin'))).to.throw(NameModelError, /cannot be read \(ENOENT\).*npm run train:names/);
+    corrupt(file);
+    expect(() => loadNameModel(file)).to.throw(NameModelError, /is corrupt: SHA-256 [0-9a-f]{64}, expected [0-9a-f]{64}/);
+    const noNote = copyOfModel();
+    writeFileSync(noNote.replace(/\.bin$/, '.json'), '{');
+    expect(() => loadNameModel(noNote)).to.throw(NameModelError, /checksum note .* is missing or unreadable/);
+  });
+});

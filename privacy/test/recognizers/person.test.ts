@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { applyPrivacy, detect } from '../../src/index.js';
+import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
+import { namesBeforeContacts, personRecognizer } from '../../src/recognizers/person.js';
+import { findValues } from './find-values.js';
+
+describe('privacy/recognizers/person', () => {
+  // Several rules may propose the same span; the detector keeps one.
+  const find = (text: string): string[] => [...new Set(findValues(personRecognizer, text))];
+
+  it('finds a name after a title in each language, the title left out of the span', () => {
+    const cases: Array<[string, string[]]> = [
+      ["Dear Mr O'Brien, thanks for your letter.", ["O'Brien"]],
+      ['Dr Chidi Okafor will see you at ten.', ['Chidi Okafor']],
+      ['Bitte rufen Sie Frau Schröder oder Herrn Müller an.', ['Schröder', 'Müller']],
+      ['Herr Müller ist im Urlaub.', ['Müller']],
+      ['M. Dupont et Mme Lefèvre sont arrivés.', ['Dupont', 'Lefèvre']],
+      ['El Sr. García y la Sra. Fernández llegaron.', ['García', 'Fernández']],
+      ['La Sig.ra Bianchi e il Sig. Di Stefano.', ['Bianchi', 'Di Stefano']],
+      ['Pani Nowak i Pan Wiśniewski', ['Nowak', 'Wiśniewski']],
+      ['Geachte dhr. Van der Berg en mevr. De Vries', ['Van der Berg', 'De Vries']],
+      // Running text writes them in lower case, and Polish declines them.
+      ['Ieri il signor Brambillaschi e la signora Pellegattini.', ['Brambillaschi', 'Pellegattini']],
+      ['Gisteren zei meneer Verhoevenaar tegen mevrouw Vermeulenstra.', ['Verhoevenaar', 'Vermeulenstra']],
+      ['Hier, monsieur Lefébure et madame Vautrinot.', ['Lefébure', 'Vautrinot']],
+      ['Ayer el señor Etxeberriaga y la señora Urquijano.', ['Etxeberriaga', 'Urquijano']],
+      ['Rozmawiałem z panem Szczepańskim, a potem z panią Wróblewską.', ['Szczepańskim', 'Wróblewską']],
+      ['Proszę przekazać pani Wróblewskiej i panu Kowalczykowi.', ['Wróblewskiej', 'Kowalczykowi']],
+      // After an elided article or preposition a name starts afresh; after "O'" it goes on.
+      ["Le livre d'Émile Zola et la sœur d'Anna Brambillaschi.", ['Émile Zola', 'Anna Brambillaschi']],
+    ];
+    for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+    // English and German titles are never written in lower case: "pan" and "don" are words there.
+    expect(find('Heat the pan Gently and don Protective gloves.')).to.deep.equal([]);
+    expect(find('We flew Japan Airlines and then Sopan Express.')).to.deep.equal([]);
+    expect(find('La signora Presidente ha parlato.')).to.deep.equal([]);
+  });
+
+  it('takes an office after a title for no name, and the name after the office for one', () => {
+    expect(find('Signor Presidente, onorevoli colleghi, il Governo.')).to.deep.equal([]);
+    expect(find('Signor Primo Ministro, nell’auspicio che Grecia e Italia…')).to.deep.equal([]);
+    expect(find('Herr Bundeskanzler, meine Damen und Herren.')).to.deep.equal([]);
+    expect(find('Mr President, I yield. Pani Premier, dziękuję.')).to.deep.equal([]);
+    expect(find('Herr Professor Schmidt kam. Signor Presidente Mattarella parlò.')).to.deep.equal(['Schmidt', 'Mattarella']);
+    expect(find('Frau Richter und Herr Kanzler kamen.')).to.deep.equal(['Richter', 'Kanzler']);
+    // Given names and surnames that are offices too stay names, unless an office follows ("Primo Ministro").
+    expect(find('Signor Primo Levi è arrivato. Mrs Judge called. Mr Judge Reinhold came.')).to.deep.equal(['Primo Levi', 'Judge', 'Judge Reinhold']);
+  });
+
+  it('finds a given name in a greeting and the writer after a sign-off', () => {
+    expect(find('Hi Siobhan,\nthe draft is attached.')).to.deep.equal(['Siobhan']);
+    expect(find('Liebe Grüße\nJürgen')).to.deep.equal(['Jürgen']);
+    expect(find('Cordialement,\nAmélie Durand')).to.deep.equal(['Amélie Durand']);
+    expect(find('Kind regards,\nAoife Murphy\nAccounts')).to.deep.equal(['Aoife Murphy']);
+    expect(find('Ciao Grace!')).to.deep.equal(['Grace']); // a word-like name counts in a greeting
+    // The time-of-day greetings of the seven languages, a name the lists lack after each.
+    const greeted = ['Good morning', 'Good Afternoon', 'Guten Morgen', 'Bonsoir', 'Buenos días', 'Buonasera', 'Dzień dobry', 'Goedemorgen'];
+    for (const g of greeted) expect(find(`${g} Zarvenko,\nthe draft is attached.`), g).to.deep.equal(['Zarvenko']);
+    expect(find('Guten Tag Frau Oltmanns,\nanbei der Entwurf.')).to.deep.equal(['Oltmanns']);
+    // Every word capitalised, or an accent left out, is the same greeting: "Tardes" is no part of the name.
+    for (const g of ['Buenas Tardes', 'Buenas Noches', 'Buenos Días', 'Buenos dias', 'Dzień Dobry', 'Good Evening']) {
+      expect(find(`${g} Zarvenko,\nthe draft is attached.`), g).to.deep.equal(['Zarvenko']);
+    }
+    // Polish letters address the reader in the vocative: "Panie" is a title, the name after it the person.
+    expect(find('Dzień dobry Panie Marku,\ndziękuję za list.')).to.deep.equal(['Marku']);
+    // "Buongiorno" is also a surname, but a greeting here; the name after it is found.
+    expect(find('Poi andiamo in Via del Corso.\nBuongiorno Sperandio,\n')).to.deep.equal(['Sperandio']);
+    // In the middle of a sentence they are names again.
+    expect(find('I met Cara Kowalczyk and Gentile Rossi today')).to.deep.equal(['Cara Kowalczyk', 'Gentile Rossi']);
+    // A lower-case Polish letter starts no surname.
+    expect(find('Anna Nowak, Anna żółty')).to.not.include('Anna żółty');
+    expect(find('Anna Nowak, Anna żółty')).to.include('Anna Nowak');
+  });
+
+  it('finds any capitalised name after a field label and its colon, or a phrase that introduces a name', () => {
+    // None of these names is in the lists: the label or phrase alone makes them names.
+    const cases: Array<[string, string[]]> = [
+      ['Name: Tegan Prothero\nAddress: 12 Acacia Avenue', ['Tegan Prothero']],
+      ['Order 1234. Account holder: Rhodri Wigglesworth', ['Rhodri Wigglesworth']],
+      ['Kontoinhaber: Reinhild Oltmanns', ['Reinhild Oltmanns']],
+      ['De : Soizic Kerbrat', ['Soizic Kerbrat']],
+      ['| Imię i nazwisko: | Bogumił Szczepaniak |', ['Bogumił Szczepaniak']],
+      ['The account holder is Oonagh Mulholland.', ['Oonagh Mulholland']],
+      ['Kontoinhaber ist Gesine Tjaden.', ['Gesine Tjaden']],
+      ['Esta mañana hablé con Itziar Etxeberria de contabilidad.', ['Itziar Etxeberria']],
+      ['Mijn naam is Jikke van Dijkhuizen.', ['Jikke van Dijkhuizen']],
+      // Tickets and mail headers.
+      ['Reviewer: Oonagh Mulholland\nReported by: Rhodri Wigglesworth', ['Oonagh Mulholland', 'Rhodri Wigglesworth']],
+      ['To: Soizic Kerbrat\nBcc: Gesine Tjaden', ['Soizic Kerbrat', 'Gesine Tjaden']],
+      ['An: Reinhild Oltmanns\nAan: Jikke Dijkhuizen', ['Reinhild Oltmanns', 'Jikke Dijkhuizen']],
+    ];
+    for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+    // A middle initial stays inside the name (the detector settles "M. Laidlaw", read as a French title, into it).
+    expect(detect('Name: Abby M. Laidlaw').map((f) => f.value)).to.deep.equal(['Abby M. Laidlaw']);
+    // Only the whole field is a label ("Please note the account holder:"), a quoted JSON value is no field's, a
+    // stop or place word is no name, and a phrase must be whole words ("besprochen mit" is not "gesproken met").
+    for (const text of [
+      'Please note the account holder: Rhodri Wigglesworth',
+      '{"name": "Tegan Prothero"}',
+      'Contact: Victoria Station',
+      'Wir haben das Thema besprochen. Tegan Prothero',
+      'Name:Tegan Prothero',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('takes the capitalised words right before a phone number or an e-mail address for the contact\'s name', () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    expect(names('Rhodri Prothero – 07700 900123')).to.deep.equal(['Rhodri Prothero']);
+    expect(names('Call Dervla Mulholland (020 7946 0958) today')).to.deep.equal(['Dervla Mulholland']);
+    expect(names('From: Tegan Ogunleye <tegan.ogunleye@example.com>')).to.deep.equal(['Tegan Ogunleye']);
+    // Not a place, not a word joined to something before it, not without the phone, not across a line.
+    expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
+    expect(names('Release Notes – 2024.11')).to.deep.equal([]);
+    // Not across a line: the contact rule alone (the name tagger reads "Rhodri Prothero" as a name anyway).
+    const acrossLine = 'Rhodri Prothero\n– 07700 900123';
+    const phone = { type: 'PHONE' as const, start: acrossLine.indexOf('07700'), end: acrossLine.length, rank: RANK_FORMAT };
+    const contacts: Candidate[] = [];
+    namesBeforeContacts(acrossLine, [phone], contacts);
+    expect(contacts).to.deep.equal([]);
+    namesBeforeContacts('Rhodri Prothero – 07700 900123', [{ ...phone, start: 18, end: 30 }], contacts);
+    expect(contacts.map((c) => [c.type, c.start, c.end])).to.deep.equal([['PERSON', 0, 15]]);
+  });
+
+  it('reads a month that is also a given name as one only before a known surname', () => {
+    expect(find('Jan Kowalski i Piotr Nowak przyjdą.')).to.deep.equal(['Jan Kowalski', 'Piotr Nowak']);
+    expect(find('Thanks to April Jones.')).to.deep.equal(['April Jones']);
+    for (const text of ['Jan 2024 invoices', 'May Day parade', 'Due 12 Jan.', 'August Bank Holiday']) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+    expect(detect('Jan Kowalski – 601-234-567').map((f) => f.value)).to.deep.equal(['Jan Kowalski', '601-234-567']);
+  });
+
+  it('finds a known given name with its surname: particles, apostrophes, diacritics, two surnames', () => {
+    const cases: Array<[string, string]> = [
+      ["Please send the contract to Siobhan O'Brien, 14 Acacia Avenue.", "Siobhan O'Brien"],
+      ['Jakub van der Berg signed it.', 'Jakub van der Berg'],
+      ['María García López vino ayer.', 'María García López'],
+      ['Łukasz Kowalski zadzwoni.', 'Łukasz Kowalski'],
+      ['cc Zoë Ní Bhriain', 'Zoë Ní Bhriain'],
+      ['Priya Natarajan-Hughes joined.', 'Priya Natarajan-Hughes'],
+      ['Mary Ann Smith called back.', 'Mary Ann Smith'],
+      ['Ask Kwame Mensah or Mehmet Yılmaz.', 'Kwame Mensah'],
+    ];
+    for (const [text, name] of cases) expect(find(text), text).to.include(name);
+  });
+
+  it('finds a known given name alone, a rarer surname alone, and a lower-case Polish title', () => {
+    expect(find('Why is Katrine so quiet?')).to.deep.equal(['Katrine']);
+    expect(find('It may be that Kaczmarek was influenced by it.')).to.deep.equal(['Kaczmarek']);
+    expect(find('Szanowna dr Chrzanowska,')).to.deep.equal(['Chrzanowska']);
+    expect(find('Grace Kowalczyk and Will Smith')).to.deep.equal(['Grace Kowalczyk', 'Will Smith']);
+  });
+
+  it('takes a surname that is also a common word alone after "according to", and no organisation there', () => {
+    expect(find('Volgens Visser is het rapport niet af.')).to.deep.equal(['Visser']);
+    expect(find('Laut Koch wurde das Gesetz geändert.')).to.deep.equal(['Koch']);
+    expect(find('According to Young, the figures were wrong.')).to.deep.equal(['Young']);
+    expect(find('Volgens Rijkswaterstaat is de brug veilig.')).to.deep.equal([]);
+    expect(find('According to Young Money Entertainment, it sold well.')).to.deep.equal([]);
+    expect(find('The Young report was wrong.')).to.deep.equal([]);
+  });
+
+  it('does not take a word of one language, a product or a place named after a person for a name', () => {
+    for (const text of [
+      'Esta mañana hablé con el equipo.',
+      'Configure Claude Code, then ask Claude about the Claude Agent SDK.',
+      'Nos vemos en el Aeropuerto Adolfo Suárez y luego en la Gare Saint-Lazare.',
+      'Rua João Pessoa 1636 and 03751 Gerrit Achterberghove 137',
+      'We spoke in Czech about the German market.',
+      'INFO Cassandra Session started; Travis Build passed; Luigi Scheduler started; Watson Assistant API',
+      'Ask Siri to set a timer, use Alexa skills. Mercedes rejected it.',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('is not fooled by places, firms and words named after people', () => {
+    for (const text of [
+      'Change at Victoria Station for the Elizabeth Line.',
+      "Meet me outside St Thomas' Hospital or at Charles de Gaulle airport.",
+      'We shopped at Marks & Spencer and Sainsbury\'s on Oxford Street.',
+      'Will you come? Grace period ends in May; Mark as read.',
+      'Hello World!',
+      'Hi Team,',
+      'Kind regards,\nThe Support Team',
+      'Sr. Software Engineer at Acme',
+      'San Pablo Bay and Santa Maria',
+    ]) {
+      expect(find(text), text).to.deep.equal([]);
+    }
+  });
+
+  it('stays quiet on code identifiers, schemas and logs', () => {
+    const code = [
+      'class Martin extends Base { getUserName() { return this.first_name; } }',
+      'const MaxTokens = 1024; PersonService.findByName(name)',
+      '{"name": "Thomas", "type": "string", "description": "The given name"}',
+      'at com.example.Ahmed.run(Ahmed.java:12)',
+      'import { Adrian } from "./people/Adrian"; path /home/sarah/Sarah Jones.txt',
+      'user=Siobhan_OBrien email=siobhan.obrien@example.com',
+    ].join('\n');
+    expect(find(code)).to.deep.equal([]);
+  });
+
+  it('redacts and tokenises names through the privacy modes, leaving the title readable', () => {
+    const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: "Dear Dr O'Brien, Siobhan O'Brien lives at 14 Acacia Avenue." }] };
+    const redacted = applyPrivacy(structuredClone(body), 'redact');
+    expect(JSON.stringify(redacted.body)).to.include('Dear Dr [REDACTED_PERSON], [REDACTED_PERSON] lives at [REDACTED_STREET_ADDRESS].');
+    const tokenised = applyPrivacy(structuredClone(body), 'tokenise');
+    const text = JSON.stringify(tokenised.body);
+    expect(text).to.include('[PERSON_1]').and.include('[PERSON_2]').and.include('[STREET_ADDRESS_1]');
+    expect(text).to.not.include("O'Brien");
+    expect(tokenised.restorer?.createStreamRestorer().push(0, 'text', 'Hello [PERSON_2]!')).to.equal("Hello Siobhan O'Brien!");
+  });
+
+  it('scans 1 MB runs of titles, greetings and given names, and still finds the name planted after them', () => {
+    for (const unit of ['Siobhan ', 'Dear Mr ', 'Kind regards,\n', 'Jakub van der ', "O'Brien-O'Brien "]) {
+      const text = `${unit.repeat(Math.ceil(1_000_000 / unit.length))}\nAsk Dr Kowalski.`;
+      const found = find(text);
+      expect(found, unit).to.include('Kowalski');
+    }
+  });
+
+  it('settles overlaps: an email stays an email', () => {
+    expect(detect('Siobhan O\'Brien <siobhan.obrien@example.ie>').map((f) => f.type)).to.deep.equal(['PERSON', 'EMAIL']);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { SHIPPED_NAME_MODEL_FILE } from '@gateway/privacy';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+/** A copy of the shipped model and its checksum note in a fresh directory. */
+function copyOfModel(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'name-model-'));
+  const file = join(dir, 'person-tagger.bin');
+  copyFileSync(SHIPPED_NAME_MODEL_FILE, file);
+  copyFileSync(SHIPPED_NAME_MODEL_FILE.replace(/\.bin$/, '.json'), file.replace(/\.bin$/, '.json'));
+  return file;
+}
+
+function corrupt(file: string): void {
+  const bytes = readFileSync(file);
+  bytes[bytes.length - 100] = (bytes[bytes.length - 100] as number) ^ 0xff;
+  writeFileSync(file, bytes);
+}
+
+/**
+ * Another model, as training writes one: the shipped weights with a header naming a profile and its terms, and a
+ * checksum note of its own (the header is rewritten in place; the weights stay the same gzipped bytes).
+ */
+function otherModel(info: Record<string, unknown>): { file: string; sha256: string } {
+  const file = copyOfModel();
+  const bytes = readFileSync(file);
+  const eol = bytes.indexOf(0x0a, 6);
+  const header = JSON.parse(bytes.subarray(6, eol).toString('utf8')) as { info: Record<string, unknown> };
+  header.info = { ...header.info, ...info };
+  const rewritten = Buffer.concat([bytes.subarray(0, 6), Buffer.from(JSON.stringify(header)), bytes.subarray(eol)]);
+  const sha256 = createHash('sha256').update(rewritten).digest('hex');
+  writeFileSync(file, rewritten);
+  writeFileSync(file.replace(/\.bin$/, '.json'), JSON.stringify({ sha256 }));
+  return { file, sha256 };
+}
+
+/** Starts the real proxy with `env` and returns its first log line whose msg is `msg`; the process is then stopped. */
+async function firstLogLine(env: Record<string, string>, msg: string): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-data-')), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    for await (const line of createInterface({ input: child.stdout })) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (parsed['msg'] === msg) return parsed;
+    }
+    throw new Error(`the proxy ended without logging "${msg}": ${stderr}`);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+describe('proxy: the person-name model at start', () => {
+  it('loads the shipped model by default and states its digest, profile and terms', async () => {
+    const line = await firstLogLine({}, 'person-name model loaded');
+    expect(line).to.include({ names_model: SHIPPED_NAME_MODEL_FILE, names_model_sha256: createHash('sha256').update(readFileSync(SHIPPED_NAME_MODEL_FILE)).digest('hex') });
+    expect(line['profile']).to.be.a('string').and.not.equal('');
+    expect(line['terms']).to.be.a('string').and.not.equal('');
+  });
+
+  it('loads the model NAMES_MODEL names, checked like the shipped one, and states the profile and terms it carries', async () => {
+    const terms = 'research use only (CoNLL-2003, WikiANN): not for commercial use';
+    const { file, sha256 } = otherModel({ profile: 'research', terms });
+    const line = await firstLogLine({ NAMES_MODEL: file }, 'person-name model loaded');
+    expect(line).to.include({ names_model: file, names_model_sha256: sha256, profile: 'research', terms, notice: null });
+  });
+
+  // The real proxy process: it must stop at start, before listening, rather than serve with weaker privacy.
+  for (const [what, file] of [
+    ['missing', () => join(tmpdir(), 'no-such-dir', 'person-tagger.bin')],
+    ['corrupt', () => {
+      const f = copyOfModel();
+      corrupt(f);
+      return f;
+    }],
+  ] as const) {
+    it(`stops the proxy at start when the model file is ${what}`, () => {
+      const run = spawnSync(process.execPath, [MAIN], {
+        env: { PATH: process.env.PATH, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'silent', NAMES_MODEL: file(), GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'proxy-data-')) },
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.match(/^proxy cannot start: person-name model .*person-tagger\.bin/);
+      expect(run.stderr).to.match(what === 'missing' ? /cannot be read \(ENOENT\)/ : /is corrupt/);
+    });
+  }
+});
