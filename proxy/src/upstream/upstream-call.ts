@@ -12,6 +12,7 @@ import { parseMessage, writeJson, writeMessageJson } from '../relay/message-json
 import { replaceTopLevelString } from '../relay/top-level-string.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
+import { startAttemptSpan, type AttemptSpan, type GenAiProvider } from '../tracing/attempt-span.js';
 import { meteredUsage } from './metering.js';
 import { errorFromUpstreamNetwork } from './upstream-errors.js';
 
@@ -38,6 +39,8 @@ export interface StreamDecoder {
 
 /** What differs between platforms: building the request, decoding a chunk, mapping a status. */
 export interface PlatformAdapter {
+  /** gen_ai.provider.name on the attempt's span; absent: 'anthropic' (the vendor's own Messages API). */
+  readonly provider?: GenAiProvider;
   build(x: Exchange): UpstreamRequest | Promise<UpstreamRequest>;
   /** Whether a 200 answer is an event stream (else a whole Message). */
   streams(x: Exchange, headers: IncomingHttpHeaders): boolean;
@@ -66,6 +69,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private size = 0;
   private decoder: StreamDecoder | undefined;
+  private attempt: AttemptSpan | undefined;
   private resolve: (r: ExchangeResult) => void = () => undefined;
   private readonly onAbort = (): void => this.abort();
   private readonly onDrain = (): void => this.controller?.resume();
@@ -104,6 +108,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     // otherwise encode the string itself).
     const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
     this.x.attestation.forwarded(body);
+    this.attempt = startAttemptSpan(this.x, this.adapter.provider ?? 'anthropic', r.origin, r.headers);
     try {
       this.dispatcher.dispatch(
         { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
@@ -243,6 +248,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.chunks = [];
     this.x.signal.removeEventListener('abort', this.onAbort);
     this.x.res.off('drain', this.onDrain);
+    this.attempt?.end(r, this.status);
     this.resolve(r);
     if (!this.ended) this.controller?.abort(new Error('the gateway settled the call'));
   }
