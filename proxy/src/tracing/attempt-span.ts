@@ -51,6 +51,8 @@ export function startAttemptSpan(x: Exchange, provider: GenAiProvider, origin: s
   if (parent === undefined) return NONE;
   const route = x.grant.route;
   const span = gatewayTracer().startSpan(`chat ${route.upstream_model}`, { kind: SpanKind.CLIENT }, parent);
+  // Sent sampled or not: a trace not sampled here is not sampled by the platform either (its flags say so).
+  propagation.inject(trace.setSpan(parent, span), headers);
   if (!span.isRecording()) return NONE;
   const k = x.grant.key;
   span.setAttribute(GEN_AI_OPERATION_NAME, 'chat');
@@ -68,7 +70,6 @@ export function startAttemptSpan(x: Exchange, provider: GenAiProvider, origin: s
   const url = new URL(origin);
   span.setAttribute(SERVER_ADDRESS, url.hostname);
   span.setAttribute(SERVER_PORT, url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
-  propagation.inject(trace.setSpan(parent, span), headers);
   current.set(x.res, span);
   return {
     end(result: ExchangeResult, upstreamStatus: number): void {
