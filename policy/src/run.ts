@@ -39,7 +39,7 @@ export async function runPolicy(
   const problems = policyServiceProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
   // Before anything opens a span; with no endpoint configured nothing is started (the API's no-ops stay).
-  const tracing = startTracing(config.tracing, 'gateway-policy', log);
+  const tracing = await startTracing(config.tracing, 'gateway-policy', log);
   const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
   // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows what a decision needs.
   // On SQLite that is the database file. On PostgreSQL it is not: every replica holds the keys in memory, nothing

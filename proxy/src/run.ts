@@ -34,7 +34,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   const keyRing = await AttestationKeyRing.open(config.attestation, log);
   keyRing.start();
   // Before anything opens a span; with no endpoint configured nothing is started (the API's no-ops stay).
-  const tracing = startTracing(config.tracing, 'gateway-proxy', log);
+  const tracing = await startTracing(config.tracing, 'gateway-proxy', log);
   const registry = createRegistry('proxy');
   const policy: PolicyClient = new GrpcPolicyClient(config.policyTarget, log);
   const spool = new UsageSpool(config.dataDir, log, randomBase62(8));

@@ -88,7 +88,12 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(res.status).to.equal(200);
     await res.text();
     const server = await serverSpanOf(res);
-    await receiver.waitFor((spans) => spans.some((s) => s.traceId === server.traceId && s.name === 'policy.ledger.write'));
+    const expected = ['policy.decide', 'policy.key_lookup', 'policy.counters.admit', 'gateway.privacy', 'chat eu.anthropic.alpha-sonnet-5-v1:0', 'policy.report_usage', 'policy.counters.settle', 'policy.ledger.write'];
+    // Each process exports its spans in its own batches: wait for all of them (both decide spans among them).
+    await receiver.waitFor(() => {
+      const names = receiver.trace(server.traceId).map((s) => s.name);
+      return expected.every((n) => names.includes(n)) && names.filter((n) => n === 'policy.decide').length === 2;
+    });
     const spans = receiver.trace(server.traceId);
 
     expect(server.service).to.equal('gateway-proxy');
@@ -141,7 +146,9 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     const report = spans.find((s) => s.name === 'policy.report_usage') as ReceivedSpan;
     expect(report.kind).to.equal(SPAN_KIND.SERVER);
     expect(report.parentSpanId).to.equal(server.spanId);
+    expect(one(spans, 'policy.counters.settle').parentSpanId).to.equal(report.spanId);
     expect(one(spans, 'policy.ledger.write').parentSpanId).to.equal(report.spanId);
+    expect(spans).to.have.length(expected.length + 2);
   });
 
   it('notes the first token of a stream as an event on the attempt span', async function () {

@@ -44,6 +44,6 @@ export function describeDecision(span: Span, d: Decision | GatewayError): void {
 export function describePrivacy(mode: PrivacyMode): (span: Span, result: PrivacyResult) => void {
   return (span, result) => {
     span.setAttribute(GATEWAY_PRIVACY_MODE, mode);
-    for (const [type, count] of Object.entries(result.counts)) span.setAttribute(`gateway.pii.${type}`, count ?? 0);
+    for (const [type, count] of Object.entries(result.counts)) span.setAttribute(`gateway.pii.${type.toLowerCase()}`, count ?? 0);
   };
 }

@@ -1,16 +1,5 @@
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../logger.js';
 import { markTracingOn } from './trace-context.js';
 import type { TracingConfig } from './tracing-config.js';
@@ -33,8 +22,17 @@ const DIAG_EVERY_MS = 60_000;
  * AsyncLocalStorage context manager. No automatic instrumentation is loaded: spans are opened by hand.
  * Without a TracingConfig nothing is started, and the API's no-op implementations stay in place.
  */
-export function startTracing(config: TracingConfig | undefined, defaultServiceName: string, log: Logger): Tracing {
+export async function startTracing(config: TracingConfig | undefined, defaultServiceName: string, log: Logger): Promise<Tracing> {
   if (config === undefined) return OFF;
+  // Loaded only now: with tracing off the SDK is not even loaded (it costs about a second of start-up on a busy
+  // machine).
+  const [{ W3CTraceContextPropagator }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, base, { NodeTracerProvider }] = await Promise.all([
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
   let lastDiag = 0;
   const complain = (message: string): void => {
     const now = Date.now();
@@ -55,10 +53,10 @@ export function startTracing(config: TracingConfig | undefined, defaultServiceNa
   attributes['service.name'] = config.serviceName ?? config.resourceAttributes['service.name'] ?? defaultServiceName;
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes(attributes)),
-    sampler: samplerOf(config),
+    sampler: samplerOf(config, base),
     // The queue is bounded (OTEL_BSP_MAX_QUEUE_SIZE, 2048 by default): spans past it are dropped, never buffered,
     // so a slow or absent collector costs memory up to the bound and nothing on the request path.
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: config.endpoint }))],
+    spanProcessors: [new base.BatchSpanProcessor(new OTLPTraceExporter({ url: config.endpoint }))],
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   markTracingOn();
@@ -78,7 +76,10 @@ export function startTracing(config: TracingConfig | undefined, defaultServiceNa
   };
 }
 
-function samplerOf(config: TracingConfig): Sampler {
+type SdkBase = typeof import('@opentelemetry/sdk-trace-base');
+
+function samplerOf(config: TracingConfig, sdk: SdkBase): Sampler {
+  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } = sdk;
   const { kind, ratio } = config.sampler;
   switch (kind) {
     case 'always_on':
