@@ -1,4 +1,4 @@
-import type { Span } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import {
   ERROR_TYPE,
   GATEWAY_ACCOUNT_ID,
@@ -22,6 +22,8 @@ export function describeDecision(span: Span, d: Decision | GatewayError): void {
   span.setAttribute(RPC_SERVICE, POLICY_SERVICE_NAME);
   span.setAttribute(RPC_METHOD, 'Session');
   if (d instanceof Error) {
+    // The policy service could not be asked (503): the decision failed, whatever the request's fate.
+    span.setStatus({ code: SpanStatusCode.ERROR });
     span.setAttribute(ERROR_TYPE, d.code);
     const reason = refusalReason(d.code);
     if (reason !== undefined) span.setAttribute(GATEWAY_REFUSAL_REASON, reason);
