@@ -34,7 +34,7 @@ const endpoint = `http://127.0.0.1:${collector.address().port}`;
 if (COLLECTOR === 'down') await new Promise((r) => collector.close(r));
 
 const gw = await new TestGateway({
-  env: { UPSTREAM_URL: `http://127.0.0.1:${mockPort}/v1`, UPSTREAM_API_KEY: 'bench', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on', LOG_LEVEL: 'warn' },
+  env: { UPSTREAM_URL: `http://127.0.0.1:${mockPort}/v1`, UPSTREAM_API_KEY: 'bench', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' },
 }).start();
 const key = await createKey(gw, { env: 'live', plan: { name: 'mem', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
 const proxyPid = gw.proxiesRunning[0].child.pid;
@@ -49,6 +49,7 @@ const heapMb = async () => {
 
 const pool = new Pool(`http://127.0.0.1:${gw.ports[0]}`, { connections: IN_FLIGHT });
 let sent = 0;
+let done = 0;
 let ok = 0;
 const rows = [];
 const step = Math.max(1, Math.floor(REQUESTS / 10));
@@ -59,7 +60,8 @@ async function worker() {
     const res = await pool.request({ path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key, 'anthropic-version': '2023-06-01' }, body: BODY });
     await res.body.arrayBuffer();
     if (res.statusCode === 200) ok += 1;
-    if (sent % step === 0) rows.push({ requests: sent, rss: rssMb(), heap: await heapMb() });
+    done += 1;
+    if (done % step === 0) rows.push({ requests: done, rss: rssMb(), heap: await heapMb() });
   }
 }
 await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
