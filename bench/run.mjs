@@ -233,6 +233,8 @@ async function startGateway(mockPort, extraEnv = {}) {
     METRICS_PORT: '0',
     MAX_CONNECTIONS: '50000',
     MAX_CONNECTIONS_PER_SOURCE: '20000',
+    // Two gateways run side by side (gateway and traced): each admin port a free one.
+    ADMIN_PORT: '0',
     ...extraEnv,
   };
   const policy = await startChild('policy', process.execPath, node('policy/dist/src/main.js'), {
