@@ -4,6 +4,8 @@
 //   portkey   Portkey's open-source gateway (@portkey-ai/gateway from npm, custom host = the mock)
 //   gateway   this gateway: a live key, privacy off, counters on Redis (a disposable redis-server), full path
 //   tokenise  the same gateway with a live key in tokenise mode (the prompt carries an email address)
+//   traced    a second gateway as `gateway` with OpenTelemetry tracing on, sampled 100 %, exporting OTLP/HTTP to a
+//             local sink that accepts every export (a collector that keeps up); `gateway` has tracing off
 // Every arm gets the same request; rounds alternate the arms (rotating their order) so load from elsewhere on a
 // shared machine hits them alike. Figures are *added* over direct (arm − direct at the same percentile).
 //
@@ -16,7 +18,7 @@
 // Portkey into bench/.peers with npm (git-ignored), never as project dependencies.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer as createHttpServer, request } from 'node:http';
 import { Pool } from 'undici';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -197,23 +199,43 @@ async function startPortkey() {
   return { port, pids: () => [child.pid] };
 }
 
-async function startGateway(mockPort) {
+/** A local OTLP/HTTP sink for the traced arm: reads each export and answers 200 (a collector that keeps up). */
+async function startTraceSink() {
+  let exports = 0;
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports += 1;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return { endpoint: `http://127.0.0.1:${server.address().port}`, exports: () => exports };
+}
+
+async function startGateway(mockPort, extraEnv = {}) {
   const redis = await RedisServerProcess.start();
   cleanups.push(() => redis.stop());
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const profDir = join(RESULTS, 'profiles');
-  if (CPU_PROF) {
+  // Profiles of the first gateway only (the traced one would otherwise clear its directory).
+  const profile = CPU_PROF && Object.keys(extraEnv).length === 0;
+  if (profile) {
     rmSync(profDir, { recursive: true, force: true });
     mkdirSync(profDir, { recursive: true });
   }
-  const node = (script) => [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), script];
+  const node = (script) => [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), script];
   const env = {
     GATEWAY_DATA_DIR: dataDir,
     REDIS_URL: redis.url,
     METRICS_PORT: '0',
     MAX_CONNECTIONS: '50000',
     MAX_CONNECTIONS_PER_SOURCE: '20000',
+    // Two gateways run side by side (gateway and traced): each admin port a free one.
+    ADMIN_PORT: '0',
+    ...extraEnv,
   };
   const policy = await startChild('policy', process.execPath, node('policy/dist/src/main.js'), {
     env: { ...env, POLICY_ADDR: '127.0.0.1:0' },
@@ -383,12 +405,15 @@ async function main() {
   const portkey = await startPortkey();
   const gateway = await startGateway(mockPort);
   const gatewayPids = () => gateway.pids;
+  const sink = await startTraceSink();
+  const traced = await startGateway(mockPort, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' });
   const arms = [
     armClient('direct', mockPort, { 'x-api-key': 'bench' }, mockPid),
     armClient('nginx', nginx.port, { 'x-api-key': 'bench' }, () => Object.fromEntries(nginx.pids().map((p, i) => [`nginx${i}`, p]))),
     armClient('portkey', portkey.port, { 'x-api-key': 'bench', 'x-portkey-provider': 'anthropic', 'x-portkey-custom-host': `http://127.0.0.1:${mockPort}/v1` }, () => ({ portkey: portkey.pids()[0] })),
     armClient('gateway', gateway.port, { 'x-api-key': gateway.keys.off }, gatewayPids),
     armClient('tokenise', gateway.port, { 'x-api-key': gateway.keys.tokenise }, gatewayPids),
+    armClient('traced', traced.port, { 'x-api-key': traced.keys.off }, () => traced.pids),
   ];
 
   // A Node process reaches its steady speed only after thousands of requests (V8 optimises a function once it has
@@ -418,7 +443,7 @@ async function main() {
   const load = await loaded(arms);
   log(`RSS per concurrent slow stream (${CFG.streams} streams)…`);
   const rss = {};
-  for (const arm of arms.filter((a) => a.name !== 'tokenise' && a.name !== 'direct')) rss[arm.name] = await rssPerStream(arm, CFG.streams);
+  for (const arm of arms.filter((a) => !['tokenise', 'direct', 'traced'].includes(a.name))) rss[arm.name] = await rssPerStream(arm, CFG.streams);
 
   const base = {
     p50: percentile(one.ms.direct, 0.5), p99: percentile(one.ms.direct, 0.99),
@@ -459,7 +484,7 @@ async function main() {
     const cpu = r.arm === 'direct' ? '-' : `${fmt(r.cpu_us_total, 0)}${Object.keys(r.cpu_us_per_request).length > 1 ? ` (${Object.entries(r.cpu_us_per_request).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(', ')})` : ''}`;
     const mem = Number.isFinite(r.rss_kb_per_stream)
       ? r.rss_kb_per_stream > 0 ? `${fmt(r.rss_kb_per_stream, 1)} KB (${r.slow_streams})` : `n/a: GC (${r.slow_streams})`
-      : r.arm === 'tokenise' ? 'as gateway' : '-';
+      : r.arm === 'tokenise' || r.arm === 'traced' ? 'as gateway' : '-';
     out.push(`| ${r.arm} | ${r.arm === 'direct' ? '0' : fmt(r.added_p50_1)} ms | ${r.arm === 'direct' ? '0' : fmt(r.added_p99_1)} ms | ${r.arm === 'direct' ? '0 / 0' : `${fmt(r.added_p50_16)} / ${fmt(r.added_p99_16)}`} ms | ${fmt(r.rps_16, 0)} | ${r.arm === 'direct' ? '0 / 0' : `${fmt(r.added_ttft_p50)} / ${fmt(r.added_ttft_p99)}`} ms | ${cpu} | ${mem} | ${r.errors} |`);
   }
   const g = by.gateway;
@@ -472,6 +497,8 @@ async function main() {
   check(`req/s at ${IN_FLIGHT} in flight ≥ 2.5× Portkey's`, g.rps_16 >= 2.5 * by.portkey.rps_16, `${fmt(g.rps_16 / by.portkey.rps_16)}×`);
   out.push(`- figures kept from earlier targets: CPU ${fmt(g.cpu_us_total, 0)} µs per request; ${fmt(g.rps_16 / by.nginx.rps_16)}× nginx's req/s; ${g.rss_kb_per_stream > 0 ? `${fmt(g.rss_kb_per_stream, 1)} KB RSS per slow stream` : 'RSS per slow stream not measured (a GC ran; npm run test:soak measures it)'}`);
   check('zero errors', rows.every((r) => r.errors === 0), rows.map((r) => `${r.arm} ${r.errors}`).join(', '));
+  const t = by.traced;
+  out.push(`- tracing on (traced − gateway, sampled 100 %, ${sink.exports()} exports taken by a local sink): p50 ${fmt(t.added_p50_1 - g.added_p50_1)} ms at 1 in flight, p50 / p99 ${fmt(t.added_p50_16 - g.added_p50_16)} / ${fmt(t.added_p99_16 - g.added_p99_16)} ms at ${IN_FLIGHT} in flight, TTFT p50 ${fmt(t.added_ttft_p50 - g.added_ttft_p50)} ms, req/s ×${fmt(t.rps_16 / g.rps_16)}, CPU ${fmt(t.cpu_us_total - g.cpu_us_total, 0)} µs per request; tracing off is the gateway arm itself (no SDK started)`);
   out.push('');
   // The client's share of a core while it drove each arm: near 100%, that arm's req/s is the client's limit.
   const shares = rows.map((r) => `${r.arm} ${fmt(r.client_cpu_share * 100, 0)}%`).join(', ');
@@ -480,6 +507,7 @@ async function main() {
   out.push(`Run took ${fmt((Date.now() - started) / 1000, 0)} s.`);
 
   await gateway.stop();
+  await traced.stop();
   if (CPU_PROF) {
     for (const file of readdirSync(gateway.profDir).filter((f) => f.endsWith('.cpuprofile'))) {
       out.push('', `Top self time, ${file}:`);

@@ -22,6 +22,8 @@ import {
   type UsageReport,
 } from '@gateway/shared';
 import { randomInt } from 'node:crypto';
+import { SpanKind, type SpanOptions } from '@opentelemetry/api';
+import { DB_OPERATION_NAME, DB_SYSTEM_NAME, inSpan } from '@gateway/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits } from './billing.js';
 import type { CatalogueRoute, ModelCatalogue } from './catalogue.js';
@@ -59,7 +61,15 @@ export interface DecisionServiceDeps {
   onRecorded?: (entry: LedgerEntry) => void;
   /** Route verification against the platform (Bedrock); absent: the catalogue's routes are served as declared. */
   residency?: { check(model: string, tier: Residency, index: number, route: CatalogueRoute, nowMs: number): RouteCheck };
+  /** 'redis': the counter store's steps are calls to Redis (CLIENT spans); else in-process (INTERNAL spans). */
+  countersSystem?: 'redis' | 'memory';
 }
+
+/** The step spans of a traced decision or report (CONTRACT.md "Traces"); no attribute holds a key or a value. */
+const KEY_LOOKUP_SPAN: SpanOptions = { kind: SpanKind.INTERNAL };
+const LEDGER_SPAN: SpanOptions = { kind: SpanKind.INTERNAL };
+const counterSpan = (system: 'redis' | 'memory'): SpanOptions =>
+  system === 'redis' ? { kind: SpanKind.CLIENT, attributes: { [DB_SYSTEM_NAME]: 'redis', [DB_OPERATION_NAME]: 'EVALSHA' } } : { kind: SpanKind.INTERNAL };
 
 /** Long enough for a release sent as another proxy's response ended to land, even on a busy machine. */
 const CONCURRENCY_RECHECK_MS = 50;
@@ -74,15 +84,17 @@ export type CallerCheck = { ok: true; entry: CachedKey } | { ok: false; error: G
 export class DecisionService {
   readonly now: () => number;
   private readonly concurrencyRecheckMs: number;
+  private readonly counterSpan: SpanOptions;
 
   constructor(private readonly d: DecisionServiceDeps) {
     this.now = d.now ?? Date.now;
+    this.counterSpan = counterSpan(d.countersSystem ?? 'memory');
     this.concurrencyRecheckMs = d.concurrencyRecheckMs ?? CONCURRENCY_RECHECK_MS;
   }
 
   async checkCaller(apiKey: string, sourceIp: string): Promise<CallerCheck> {
     // A malformed key is refused without a store lookup; a key not in memory is looked up before the rules run.
-    const known = keyFormatError(apiKey) === undefined ? await this.d.keys.lookup(apiKey) : undefined;
+    const known = keyFormatError(apiKey) === undefined ? await inSpan('policy.key_lookup', KEY_LOOKUP_SPAN, () => this.d.keys.lookup(apiKey)) : undefined;
     const entry = authenticate(apiKey, () => known, this.now());
     if (isError(entry)) return { ok: false, error: entry, entry: null };
     const ipError = checkSource(entry, sourceIp);
@@ -148,7 +160,7 @@ export class DecisionService {
             }
           : {}),
       };
-      admitted = await this.d.counters.admit(admit);
+      admitted = await inSpan('policy.counters.admit', this.counterSpan, () => this.d.counters.admit(admit));
       if (!admitted.ok && admitted.reason === 'concurrency' && this.concurrencyRecheckMs > 0) {
         // A proxy's own releases reach this service ahead of its next decision (its stream is ordered), but a
         // client whose next request lands on another proxy can outrun the release of its last one. A full slot
@@ -246,7 +258,8 @@ export class DecisionService {
         }
       : undefined;
     const lease = r.lease_id === '' ? undefined : { scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id };
-    const settled = this.d.counters.settle(lease, usage, this.now());
+    // Both started in this turn, in this order (inSpan calls them at once): the settle ahead of the ledger write.
+    const settled = inSpan('policy.counters.settle', this.counterSpan, () => this.d.counters.settle(lease, usage, this.now()));
     const model = this.d.catalogue.resolve(r.model);
     if (model === undefined) {
       // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
@@ -269,7 +282,7 @@ export class DecisionService {
       period_start_ms: period.startMs,
       ...routeOfReport(r),
     };
-    const written = this.d.ledger.record(entry);
+    const written = inSpan('policy.ledger.write', LEDGER_SPAN, () => this.d.ledger.record(entry));
     // Both are awaited below; marked handled now in case the other throws first.
     settled.catch(() => undefined);
     written.catch(() => undefined);

@@ -33,6 +33,7 @@ import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelPage, type RegionsOf } from './models-list.js';
 import type { RouteState } from './residency/route-verifier.js';
 import { usageSummary } from './usage-summary.js';
+import { describeDecision, describeReport, serveTraced } from './tracing/session-spans.js';
 
 export interface PolicyServerDeps {
   /** the regions GET /v1/models reports: declared, or verified against the platform */
@@ -120,7 +121,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
     } else if (msg.body === 'decide' && msg.decide != null) {
       const req = msg.decide;
       const stop = metrics.decisionSeconds.startTimer({ operation: req.operation });
-      decisions.decide(req).then(
+      serveTraced('policy.decide', msg.traceparent, () => decisions.decide(req), describeDecision).then(
         (d) => {
           stop();
           metrics.decisions.inc({ operation: req.operation, outcome: d.outcome ?? '', reason: d.outcome === 'deny' ? decisionReason(d.deny?.code ?? '') : 'none' });
@@ -129,7 +130,8 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
         (err: unknown) => fault(id, 'Decide', err),
       );
     } else if (msg.body === 'report' && msg.report != null) {
-      decisions.report(msg.report).then(
+      const report = msg.report;
+      serveTraced('policy.report_usage', msg.traceparent, () => decisions.report(report), describeReport(report)).then(
         (ack) => {
           metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
           send({ id, body: 'ack', ack });

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, type GatewayConfig, type Logger } from '@gateway/shared';
+import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, startTracing, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
 import { ModelCatalogue } from './catalogue.js';
@@ -38,6 +38,8 @@ export async function runPolicy(
 ): Promise<RunningPolicy> {
   const problems = policyServiceProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
+  // Before anything opens a span; with no endpoint configured nothing is started (the API's no-ops stay).
+  const tracing = await startTracing(config.tracing, 'gateway-policy', log);
   const store = await openStore(config, { onIdleError: (err) => log.warn({ err }, 'an idle database connection failed; it will be replaced') });
   // Health (the gRPC health service, and the Health RPC behind the proxies' /readyz) follows what a decision needs.
   // On SQLite that is the database file. On PostgreSQL it is not: every replica holds the keys in memory, nothing
@@ -94,6 +96,7 @@ export async function runPolicy(
   lastUsed.start(5_000);
   const decisions = new DecisionService({
     keys, catalogue, counters, ledger: writer, lastUsed, leaseTtlMs: config.leaseTtlMs, log,
+    countersSystem: config.redisUrl === undefined ? 'memory' : 'redis',
     ...(verifier === undefined ? {} : { residency: verifier }),
     onRecorded: (e) => {
       metrics.billableUnits.inc({ model: e.model, environment: e.environment }, e.billable_units);
@@ -137,6 +140,7 @@ export async function runPolicy(
       // Drain: NOT_SERVING at once, and every proxy's decision stream is told so: the proxies send their new
       // decisions to other replicas and close the stream once what it carries is answered (the usage of their last
       // requests included). The streams are served until then, or until the drain timeout passes.
+      const stopStarted = Date.now();
       health.drain();
       drain();
       const deadline = Date.now() + (options.graceMs === 0 ? 0 : config.drain.timeoutMs);
@@ -157,6 +161,8 @@ export async function runPolicy(
       await counters.close();
       await writer.close();
       await store.close();
+      // The last spans go out in what is left of the drain timeout, never past it.
+      await tracing.stop(config.drain.timeoutMs - (Date.now() - stopStarted));
     },
   };
 }

@@ -49,10 +49,21 @@ export function noteAdmitted(res: ServerResponse, decisionId: string, grant: Gra
 }
 
 /** The access-log line of a finished request. */
-export function logAccess(log: Logger, req: IncomingMessage, res: ServerResponse, route: string, requestId: string, durationMs: number): void {
+export function logAccess(
+  log: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string,
+  requestId: string,
+  durationMs: number,
+  trace?: { trace_id: string; span_id: string },
+): void {
   const rec = records.get(res) ?? {};
   log.info({
     request_id: requestId,
+    // The request's trace (its SERVER span), when it is traced: a log line leads to its trace and back.
+    trace_id: trace?.trace_id,
+    span_id: trace?.span_id,
     decision_id: rec.decision_id,
     key_id: rec.key_id,
     account_id: rec.account_id,

@@ -5,6 +5,7 @@ import { asGatewayError, sendError } from './http/error-responder.js';
 import { requestIdOf } from './http/request-id.js';
 import { accessRecord, logAccess } from './access-log.js';
 import type { ProxyDeps } from './proxy-deps.js';
+import { endRequestSpan, startRequestSpan } from './tracing/request-span.js';
 import { attestationKeysRoute } from './routes/attestation-keys-route.js';
 import { countTokensRoute } from './routes/count-tokens-route.js';
 import { healthRoute, readyRoute } from './routes/health-route.js';
@@ -50,8 +51,11 @@ export function createApp(deps: ProxyDeps): RequestListener {
   });
 
   const messages = messagesRoute(deps);
+  const tracing = deps.config.tracing;
   return (req: IncomingMessage, res: ServerResponse) => {
     const route = routeLabel(pathOf(req.url ?? '/'));
+    // Probes are not traced (nor logged): one trace every few seconds from every load balancer says nothing.
+    if (tracing !== undefined && route !== 'health' && route !== 'root') startRequestSpan(req, res, route, tracing.trustIncoming);
     // What every request gets, express or not: a `request-id` (kept in res.locals, where express keeps it too,
     // for the route and its logs), drain tracking, and its metrics.
     const requestId = newRequestId();
@@ -105,7 +109,10 @@ function observeRequest(deps: ProxyDeps, req: IncomingMessage, res: ServerRespon
     if (reason !== undefined) deps.metrics.refusals.inc({ error_type: rec.error_type ?? '', reason });
   }
   // Probes come every few seconds from every load balancer: counted, not logged.
-  if (route !== 'health' && route !== 'root') logAccess(deps.log, req, res, route, requestIdOf(res as Response), ms);
+  if (route !== 'health' && route !== 'root') {
+    const ids = deps.config.tracing === undefined ? undefined : endRequestSpan(res, rec);
+    logAccess(deps.log, req, res, route, requestIdOf(res as Response), ms, ids);
+  }
 }
 
 /** Errors express raises for the client's own input (a badly encoded path, say) are 400s, not faults. */

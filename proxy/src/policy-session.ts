@@ -10,6 +10,8 @@ import {
   type SessionResponse,
   type UsageAck,
   type UsageReport,
+  traceparentOf,
+  tracingOn,
 } from '@gateway/shared';
 
 /** Opens the Session RPC: one bidirectional stream for every decision and report of this proxy. */
@@ -23,6 +25,17 @@ interface Waiter {
 
 const unavailable = (): ServiceUnavailableError =>
   new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
+
+/**
+ * The message with the trace context it is sent in (the caller's active span: the decision's client span, or the
+ * request's span for its report), so the policy service's spans join the request's trace. Nothing with tracing off.
+ */
+function traced(msg: SessionRequest): SessionRequest {
+  if (!tracingOn()) return msg;
+  const traceparent = traceparentOf();
+  if (traceparent !== '') msg.traceparent = traceparent;
+  return msg;
+}
 
 /**
  * The proxy's end of its decision stream. Messages go out in call order, so a usage report (which frees
@@ -72,7 +85,7 @@ export class PolicySession {
 
   async decide(req: DecideRequest): Promise<DecisionWire> {
     if (this.catchingUp !== undefined) await this.waitFor(this.catchingUp);
-    const res = await this.send({ id: 0, body: 'decide', decide: req }, 'decision');
+    const res = await this.send(traced({ id: 0, body: 'decide', decide: req }), 'decision');
     return res.decision as DecisionWire;
   }
 
@@ -90,7 +103,7 @@ export class PolicySession {
 
   /** The report is queued on the stream, in call order, when this returns; the promise settles with the answer. */
   async report(r: UsageReport): Promise<UsageAck> {
-    const res = await this.send({ id: 0, body: 'report', report: r }, 'ack');
+    const res = await this.send(traced({ id: 0, body: 'report', report: r }), 'ack');
     return res.ack as UsageAck;
   }
 

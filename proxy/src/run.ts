@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createRegistry, randomBase62, serveMetrics, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
+import { createRegistry, randomBase62, serveMetrics, startTracing, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
 import { AttestationKeyRing, Attestor } from './attestation/index.js';
 import { drain, Lifecycle } from './drain.js';
@@ -43,6 +43,8 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
   // Then: without a key to sign with, the proxy does not start.
   const keyRing = await AttestationKeyRing.open(config.attestation, log);
   keyRing.start();
+  // Before anything opens a span; with no endpoint configured nothing is started (the API's no-ops stay).
+  const tracing = await startTracing(config.tracing, 'gateway-proxy', log);
   const registry = createRegistry('proxy');
   const policy: PolicyClient = new GrpcPolicyClient(config.policyTarget, log);
   const spool = new UsageSpool(config.dataDir, log, randomBase62(8));
@@ -102,6 +104,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     port,
     metricsPort: metricsServer.port,
     async stop(options = {}) {
+      const stopStarted = Date.now();
       const graceMs = options.graceMs ?? config.drain.graceMs;
       if (graceMs === 0) metricsServer.server.close();
       await drain({ server, lifecycle, inflight, reporter, log, timeoutMs: config.drain.timeoutMs, graceMs });
@@ -110,6 +113,8 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
       metricsServer.server.close();
       policy.close();
       await detectors.close();
+      // The spans of the last requests go out in what is left of the drain timeout, never past it.
+      await tracing.stop(config.drain.timeoutMs - (Date.now() - stopStarted));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { allowlistEntryProblem } from './ip-allowlist.js';
 import { DEFAULT_UPSTREAM, readUpstreamsFile, type UpstreamSettings } from './upstreams.js';
+import { tracingConfig, type TracingConfig } from './tracing/tracing-config.js';
 
 /**
  * Settings of both processes, read once from the environment, validated with every problem reported together,
@@ -105,6 +106,8 @@ export interface GatewayConfig {
     /** How long a key stays published after a newer one took over (ATTESTATION_KEY_RETAIN_DAYS). */
     readonly retainDays: number;
   };
+  /** OpenTelemetry traces (the OTEL_* variables, CONTRACT.md "Traces"); undefined: off, no SDK started. */
+  readonly tracing: TracingConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -273,6 +276,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       inDataDir: str('ATTESTATION_KEY_FILE') === undefined,
       retainDays: int('ATTESTATION_KEY_RETAIN_DAYS', 30, 1, 3650),
     },
+    tracing: tracingConfig(env, problems),
   };
   if (config.residency.maxAgeMs < config.residency.verifyIntervalMs) {
     problems.push('RESIDENCY_VERIFY_MAX_AGE_MS must not be less than RESIDENCY_VERIFY_INTERVAL_MS (evidence would expire between refreshes)');

@@ -129,7 +129,9 @@ export interface AuthenticateResponse extends AuthenticateResponse__Output {
 }
 export type SessionFault = SessionFault__Output;
 export type HealthResponse = HealthResponse__Output;
-export interface SessionRequest extends SessionRequest__Output {
+export interface SessionRequest extends Omit<SessionRequest__Output, 'traceparent' | 'batch'> {
+  /** Set only when the proxy traces the request (received as '' when absent). */
+  traceparent?: string;
   decide?: DecideRequest | null;
   report?: UsageReport | null;
   batch?: SessionBatch | null;

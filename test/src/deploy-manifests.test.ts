@@ -49,8 +49,15 @@ const podSpecWithVolumes = (o: Obj): PodSpecWithVolumes => ((o.spec as { templat
 const envOf = (c: Container): Record<string, string> => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '']));
 const portOf = (c: Container, name: string): number | undefined => c.ports?.find((p) => p.name === name)?.containerPort;
 
-/** Every environment variable the gateway reads: the names in shared/src/config.ts (nothing else reads the environment). */
-const CONFIG_ENV = new Set([...readFileSync(join(REPO_ROOT, 'shared/src/config.ts'), 'utf8').matchAll(/\b(?:str|int|bool)\('([A-Z_]+)'/g)].map((m) => m[1]!));
+/**
+ * Every environment variable the gateway reads: the names in shared/src/config.ts and the tracing settings it reads
+ * through shared/src/tracing/tracing-config.ts (nothing else reads the environment).
+ */
+const CONFIG_ENV = new Set(
+  ['shared/src/config.ts', 'shared/src/tracing/tracing-config.ts']
+    .flatMap((f) => [...readFileSync(join(REPO_ROOT, f), 'utf8').matchAll(/\b(?:str|int|bool)\('([A-Z_]+)'/g)])
+    .map((m) => m[1]!),
+);
 
 /** Every metric name the processes register, with the series names Prometheus derives from histograms. */
 function exposedMetrics(): Set<string> {

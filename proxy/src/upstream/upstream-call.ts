@@ -13,6 +13,7 @@ import { replaceTopLevelString } from '../relay/top-level-string.js';
 import { SseRelay } from '../relay/sse-relay.js';
 import { UsageTap } from '../relay/usage-tap.js';
 import { failureOfEarlyStreamError, failureOfNetwork, failureOfStatus, type AttemptFailure } from './attempt-outcome.js';
+import { startAttemptSpan, type AttemptSpan, type GenAiProvider } from '../tracing/attempt-span.js';
 import { meteredUsage } from './metering.js';
 import { errorFromUpstreamNetwork } from './upstream-errors.js';
 
@@ -39,6 +40,8 @@ export interface StreamDecoder {
 
 /** What differs between platforms: building the request, decoding a chunk, mapping a status. */
 export interface PlatformAdapter {
+  /** gen_ai.provider.name on the attempt's span; absent: 'anthropic' (the vendor's own Messages API). */
+  readonly provider?: GenAiProvider;
   build(x: Exchange): UpstreamRequest | Promise<UpstreamRequest>;
   /** Whether a 200 answer is an event stream (else a whole Message). */
   streams(x: Exchange, headers: IncomingHttpHeaders): boolean;
@@ -69,6 +72,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private decoder: StreamDecoder | undefined;
   private relay: SseRelay | undefined;
   private firstEventTimer: NodeJS.Timeout | undefined;
+  private attempt: AttemptSpan | undefined;
   private resolve: (r: ExchangeResult) => void = () => undefined;
   private readonly onAbort = (): void => this.abort();
   private readonly onDrain = (): void => this.controller?.resume();
@@ -112,6 +116,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.x.attestation.forwarded(body);
     // A stream's headers come before its first event: they are held to the first-event limit too.
     const headersTimeout = this.x.stream ? Math.min(this.timeoutMs, this.firstEventTimeoutMs) : this.timeoutMs;
+    this.attempt = startAttemptSpan(this.x, this.adapter.provider ?? 'anthropic', r.origin, r.headers);
     try {
       this.dispatcher.dispatch(
         { origin: r.origin, path: r.path, method: 'POST', headers: r.headers, body, headersTimeout, bodyTimeout: this.timeoutMs },
@@ -277,6 +282,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     if (this.firstEventTimer !== undefined) clearTimeout(this.firstEventTimer);
     this.x.signal.removeEventListener('abort', this.onAbort);
     this.x.res.off('drain', this.onDrain);
+    this.attempt?.end(r, this.status);
     this.resolve(r);
     if (!this.ended) this.controller?.abort(new Error('the gateway settled the call'));
   }

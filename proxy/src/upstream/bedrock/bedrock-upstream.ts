@@ -46,6 +46,7 @@ export class BedrockUpstream implements Responder {
 }
 
 class BedrockAdapter implements PlatformAdapter {
+  readonly provider = 'aws.bedrock';
   constructor(private readonly urlTemplate: string, private readonly signer: BedrockSigner) {}
 
   async build(x: Exchange): Promise<UpstreamRequest> {

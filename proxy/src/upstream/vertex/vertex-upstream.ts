@@ -87,6 +87,7 @@ export class VertexUpstream implements Responder {
 }
 
 class VertexAdapter implements PlatformAdapter {
+  readonly provider = 'gcp.vertex_ai';
   private auth: Promise<GoogleAuth> | undefined;
 
   constructor(

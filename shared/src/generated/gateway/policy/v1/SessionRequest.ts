@@ -11,6 +11,7 @@ export interface SessionRequest {
   'decide'?: (_gateway_policy_v1_DecideRequest | null);
   'report'?: (_gateway_policy_v1_UsageReport | null);
   'batch'?: (_gateway_policy_v1_SessionBatch | null);
+  'traceparent'?: (string);
   'body'?: "decide"|"report"|"batch";
 }
 
@@ -19,5 +20,6 @@ export interface SessionRequest__Output {
   'decide'?: (_gateway_policy_v1_DecideRequest__Output | null);
   'report'?: (_gateway_policy_v1_UsageReport__Output | null);
   'batch'?: (_gateway_policy_v1_SessionBatch__Output | null);
+  'traceparent': (string);
   'body'?: "decide"|"report"|"batch";
 }
