@@ -162,17 +162,23 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(attempt.events.map((e) => e.name)).to.deep.equal(['gateway.first_token']);
   });
 
-  it('marks a failed upstream attempt with error.type, never with the error text', async function () {
-    fake.enqueue({ errorBefore: { status: 500, message: `internal failure ${ECHOED}` } });
+  it('marks each failed upstream attempt with error.type, never with the error text: one span per attempt, in route order', async function () {
+    // An eu key has three routes in the shipped catalogue: each answers 500, so each is tried and each fails.
+    for (let i = 0; i < 3; i += 1) fake.enqueue({ errorBefore: { status: 500, message: `internal failure ${ECHOED}` } });
     const res = await post(gw.ports[0] as number, body());
     expect(res.status).to.equal(502);
     const server = await serverSpanOf(res);
-    await receiver.waitFor((spans) => spans.some((s) => s.traceId === server.traceId && s.name.startsWith('chat ')));
-    const attempt = receiver.trace(server.traceId).find((s) => s.name.startsWith('chat ')) as ReceivedSpan;
-    expect(attempt.attributes['error.type']).to.equal('upstream_failed');
-    expect(attempt.attributes['http.response.status_code']).to.equal(500);
-    expect(attempt.status.code).to.equal(2);
-    expect(attempt.status.message).to.equal('');
+    await receiver.waitFor((spans) => spans.filter((s) => s.traceId === server.traceId && s.name.startsWith('chat ')).length === 3);
+    const attempts = receiver.trace(server.traceId).filter((s) => s.name.startsWith('chat '));
+    expect(attempts.map((a) => a.attributes['gateway.route_index']).sort()).to.deep.equal([0, 1, 2]);
+    expect(new Set(attempts.map((a) => a.attributes['gateway.call_region'])).size).to.equal(3);
+    for (const attempt of attempts) {
+      expect(attempt.parentSpanId).to.equal(server.spanId);
+      expect(attempt.attributes['error.type']).to.equal('upstream_failed');
+      expect(attempt.attributes['http.response.status_code']).to.equal(500);
+      expect(attempt.status.code).to.equal(2);
+      expect(attempt.status.message).to.equal('');
+    }
     expect(server.attributes['error.type']).to.equal('upstream_failed');
   });
 
