@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { allowlistEntryProblem } from './ip-allowlist.js';
+import { readSignInConfig, type SignInConfig } from './sign-in-config.js';
 
 /**
  * Settings of both processes, read once from the environment, validated with every problem reported together,
@@ -86,6 +87,8 @@ export interface GatewayConfig {
     /** How long a key stays published after a newer one took over (ATTESTATION_KEY_RETAIN_DAYS). */
     readonly retainDays: number;
   };
+  /** How administrators sign in to the dashboard: password, identity provider (OIDC_*), or both. */
+  readonly signIn: SignInConfig;
 }
 
 export class ConfigError extends Error {
@@ -239,6 +242,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       inDataDir: str('ATTESTATION_KEY_FILE') === undefined,
       retainDays: int('ATTESTATION_KEY_RETAIN_DAYS', 30, 1, 3650),
     },
+    signIn: readSignInConfig(env, problems, int),
   };
   if (config.residency.maxAgeMs < config.residency.verifyIntervalMs) {
     problems.push('RESIDENCY_VERIFY_MAX_AGE_MS must not be less than RESIDENCY_VERIFY_INTERVAL_MS (evidence would expire between refreshes)');

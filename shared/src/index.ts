@@ -42,6 +42,8 @@ export {
 export type { AttestationKey, PublicJwk } from './attestation-keys.js';
 export { readKeyFile, createKeyFileIfMissing, rotateKeyFile } from './attestation-key-file.js';
 export type { GatewayConfig, PolicyTarget } from './config.js';
+export { isLoopbackHost } from './sign-in-config.js';
+export type { OidcConfig, SignInConfig } from './sign-in-config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
 export {
