@@ -118,3 +118,13 @@ export interface ProviderSession {
   recheck_at_ms: number;
   idle_expires_at_ms: number;
 }
+
+/**
+ * The password_hash of an administrator from the identity provider: no password verifies against it, here or
+ * on an older replica during a rolling upgrade (its verifier refuses anything but a complete scrypt$… hash).
+ */
+export const NO_PASSWORD = '';
+
+export function isProviderAdmin(a: Pick<Administrator, 'password_hash'>): boolean {
+  return a.password_hash === NO_PASSWORD;
+}
