@@ -47,7 +47,7 @@ describe('sign-in through the identity provider, in headless Chromium', function
     if (new URL(page.url()).pathname.startsWith('/interaction')) {
       await page.getByRole('button', { name: 'Continue' }).click();
     }
-    await page.waitForURL((u) => u.port === String(adminPort) && !u.pathname.startsWith('/auth/callback'));
+    await page.waitForURL((u) => u.port === String(adminPort));
   };
   const signInAs = async (login: string): Promise<void> => {
     await browser.context.clearCookies();
@@ -58,27 +58,18 @@ describe('sign-in through the identity provider, in headless Chromium', function
   /** Starts a sign-in and stops the browser at the callback; returns the callback URL the provider sent it to. */
   const callbackOf = async (login: string, alterAuthorisation?: (u: URL) => void): Promise<string> => {
     await browser.context.clearCookies();
-    let captured = '';
-    await page.route(`${admin('/auth/callback')}**`, async (route) => {
-      captured = route.request().url();
-      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'held by the test' });
-    });
-    if (alterAuthorisation !== undefined) {
-      await page.route(`${idp.issuer}/auth?**`, async (route) => {
-        const u = new URL(route.request().url());
-        alterAuthorisation(u);
-        await route.continue({ url: u.href });
-      });
-    }
+    idp.holdCallback = true;
+    idp.held = undefined;
+    idp.alterAuthorisation = alterAuthorisation;
     await page.goto(admin('/signin'));
     await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
     await page.locator('input[name=login]').fill(login);
     await page.locator('input[name=password]').fill('any password');
     await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.waitForURL((u) => u.port === String(adminPort) || u.pathname.startsWith('/interaction'));
-    if (new URL(page.url()).pathname.startsWith('/interaction')) await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/interaction') || idp.held !== undefined);
+    if (idp.held === undefined && new URL(page.url()).pathname.startsWith('/interaction')) await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('held by the test').waitFor();
-    await page.unrouteAll();
+    const captured = idp.held ?? '';
     expect(captured).to.contain('code=');
     return captured;
   };

@@ -41,6 +41,11 @@ export class TestIdentityProvider {
   readonly users = new Map<string, TestUser>();
   /** the token endpoint's ID token is altered this way once, then this goes back to undefined */
   tamper: IdTokenTamper | undefined;
+  /** true: the provider's redirect back to a client is held (answered with a page) and its URL kept in `held` */
+  holdCallback = false;
+  held: string | undefined;
+  /** alters the next authorisation request (what a hostile page could send the browser to), once */
+  alterAuthorisation: ((u: URL) => void) | undefined;
   issuer = '';
   private front!: Server;
   private back!: Server;
@@ -93,7 +98,24 @@ export class TestIdentityProvider {
 
   private forward(req: IncomingMessage, res: ServerResponse): void {
     const tamper = req.method === 'POST' && req.url?.startsWith('/token') === true ? this.tamper : undefined;
-    const upstream = request({ host: '127.0.0.1', port: this.backPort, method: req.method, path: req.url, headers: req.headers }, (up) => {
+    let path = req.url ?? '/';
+    const alter = this.alterAuthorisation;
+    if (alter !== undefined && req.method === 'GET' && path.startsWith('/auth?')) {
+      this.alterAuthorisation = undefined;
+      const u = new URL(path, this.issuer);
+      alter(u);
+      path = `${u.pathname}${u.search}`;
+    }
+    const upstream = request({ host: '127.0.0.1', port: this.backPort, method: req.method, path, headers: req.headers }, (up) => {
+      const location = up.headers.location;
+      if (this.holdCallback && typeof location === 'string' && /\/auth\/callback\?/.test(location)) {
+        this.holdCallback = false;
+        this.held = location;
+        up.resume();
+        res.writeHead(200, { 'content-type': 'text/plain', ...(up.headers['set-cookie'] === undefined ? {} : { 'set-cookie': up.headers['set-cookie'] }) });
+        res.end('held by the test');
+        return;
+      }
       if (tamper === undefined || up.statusCode !== 200) {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
