@@ -39,7 +39,12 @@ export class OidcClient {
       const insecure = new URL(s.issuer).protocol === 'http:' && isLoopbackHost(new URL(s.issuer).hostname);
       this.discovered = oidc.discovery(new URL(s.issuer), s.clientId,
         { [oidc.clockTolerance]: CLOCK_TOLERANCE_S, redirect_uris: [s.redirectUrl], response_types: ['code'] },
-        oidc.ClientSecretPost(s.clientSecret), insecure ? { execute: [oidc.allowInsecureRequests], timeout: 10 } : { timeout: 10 });
+        oidc.ClientSecretPost(s.clientSecret), {
+          // The ID token's signature is checked against the provider's keys even though it came straight from the
+          // token endpoint (openid-client would otherwise rely on TLS alone, as OIDC Core permits).
+          execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
+          timeout: 10,
+        });
       this.discovered.catch(() => {
         this.discovered = undefined;
       });
