@@ -110,8 +110,8 @@ export class AdminAuth {
     } else if (!this.passwordLogin) {
       return undefined;
     }
-    // Read again: a recheck may just have changed the role.
-    const admin = await this.admins.adminById(session.admin_id);
+    // A provider administrator is read again: the recheck may just have changed the role.
+    const admin = isProviderAdmin(before) ? await this.admins.adminById(session.admin_id) : before;
     return admin === undefined ? undefined : this.view(admin, session.csrf_token, address);
   }
 

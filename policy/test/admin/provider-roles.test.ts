@@ -46,3 +46,10 @@ describe('identity provider claims to roles', function () {
     expect(box.open('handshake', `${sealed.slice(0, -2)}AA`)).to.equal(undefined);
   });
 });
+
+describe('provider administrators and passwords', function () {
+  it('verifies no password against the empty hash a provider administrator has (as a replica predating sign-in by provider does)', async function () {
+    const { verifyPassword } = await import('../../src/admin/passwords.js');
+    for (const guess of ['', 'password', 'scrypt$32768$8$1$$']) expect(await verifyPassword(guess, '')).to.equal(false);
+  });
+});

@@ -68,6 +68,7 @@ export class TestIdentityProvider {
     const provider = new Provider(this.issuer, {
       clients: clients.map((c) => ({ ...c, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' })),
       jwks: { keys: [this.key] },
+      cookies: { keys: ['test-provider-cookie-key'] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups', 'hasgroups', 'hd', '_claim_names', '_claim_sources'] },
       scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
       // Claims in the ID token itself (as Entra, Okta, Google and Keycloak put groups and e-mail), not only in user info.

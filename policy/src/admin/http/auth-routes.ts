@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { hashApiKey, type Logger } from '@gateway/shared';
 import type { AdminAuth } from '../admin-auth.js';
@@ -21,6 +22,8 @@ function setHandshakeCookie(req: Request, res: Response, value: string, maxAgeSe
   res.append('set-cookie', `${HANDSHAKE_COOKIE}=${value}; Path=/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`);
 }
 
+const sameToken = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 const refusedPage = (res: Response, status: number, message: string): void => {
   res.status(status).type('html').send(page('Sign-in refused', html`
     <main id="main" class="signin">
@@ -37,7 +40,6 @@ const refusedPage = (res: Response, status: number, message: string): void => {
  */
 export function authRouter(auth: AdminAuth, provider: ProviderSignIn | undefined, log: Logger): Router {
   const router = express.Router();
-  router.use(express.urlencoded({ extended: false, limit: '8kb' }));
 
   router.get('/auth/login', async (req, res) => {
     if (provider === undefined) return refusedPage(res, 404, 'Sign-in through an identity provider is not configured on this gateway.');
@@ -76,12 +78,12 @@ export function authRouter(auth: AdminAuth, provider: ProviderSignIn | undefined
     }
   });
 
-  router.post('/auth/logout', async (req, res) => {
+  router.post('/auth/logout', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
     const cookie = cookieValue(req, SESSION_COOKIE);
     const view = await auth.session(cookie, sourceAddress(req));
     const csrf = (req.body as Record<string, unknown> | undefined)?.['_csrf'];
     if (view === undefined || cookie === undefined) return res.redirect(303, '/signin');
-    if (csrf !== view.csrfToken) return refusedPage(res, 403, 'The form is missing its CSRF token, or it is stale; reload the page and try again.');
+    if (typeof csrf !== 'string' || !sameToken(csrf, view.csrfToken)) return refusedPage(res, 403, 'The form is missing its CSRF token, or it is stale; reload the page and try again.');
     const end = view.viaProvider && provider !== undefined ? await provider.signOut(hashApiKey(cookie), view.admin, sourceAddress(req)) : undefined;
     await auth.signOut(cookie);
     setCookie(req, res, SESSION_COOKIE, '', 0);
