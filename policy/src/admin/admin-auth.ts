@@ -40,7 +40,7 @@ export class AdminAuth {
   readonly passwordLogin: boolean;
 
   constructor(
-    private readonly admins: AdministratorRecords & Pick<ProviderRecords, 'identityOf' | 'tokenExpiry'>,
+    private readonly admins: AdministratorRecords & Pick<ProviderRecords, 'identityOf' | 'tokenExpiry' | 'deleteProviderSession'>,
     private readonly now: () => number = Date.now,
     private readonly options: AdminAuthOptions = {},
   ) {
@@ -116,7 +116,8 @@ export class AdminAuth {
   }
 
   async signOut(cookie: string | undefined): Promise<void> {
-    if (cookie !== undefined && cookie !== '') await this.admins.deleteSession(hashApiKey(cookie));
+    // Both halves, whichever kind the session is (a provider session's refresh token goes with it).
+    if (cookie !== undefined && cookie !== '') await this.admins.deleteProviderSession(hashApiKey(cookie));
   }
 
   private async view(admin: Administrator, csrfToken: string, address: string | null): Promise<SessionView> {

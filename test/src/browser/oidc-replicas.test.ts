@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
-import { TestGateway, startService, type ServiceProcess } from '../harness/gateway.js';
+import { TEST_DATABASE, TestGateway, startService, type ServiceProcess } from '../harness/gateway.js';
 import { TestIdentityProvider, freePort } from '../harness/identity-provider.js';
 import { ensureChromium, launchChromium } from './chromium.js';
 
@@ -25,6 +25,8 @@ describe('sign-in through the identity provider across two policy replicas on Po
 
   before(async function () {
     this.timeout(600_000);
+    // The PostgreSQL pass of `npm test` (test:postgres) runs this; the SQLite pass runs oidc-sign-in.test.ts.
+    if (TEST_DATABASE !== 'postgres') this.skip();
     ensureChromium();
     [portA, portB] = [await freePort(), await freePort()];
     idp = await TestIdentityProvider.start([{ client_id: 'gateway', client_secret: SECRET, redirect_uris: [`http://localhost:${portA}/auth/callback`] }]);

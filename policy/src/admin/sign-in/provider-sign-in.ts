@@ -165,9 +165,11 @@ export class ProviderSignIn {
     const nowMs = this.now();
     // Claimed for a minute: if this replica dies mid-way, another one takes it up then.
     if (!(await this.store.claimRecheck(p.id_hash, p.recheck_at_ms, nowMs + 60_000))) return (await this.store.providerSession(p.id_hash)) !== undefined;
+    // A session signed out, expired or idle is not rechecked again: its refresh token is dropped with it.
+    const session = await this.store.session(p.id_hash);
     const identity = await this.store.identityOf(p.admin_id);
     const refresh = p.refresh_token === null ? undefined : this.box.open(REFRESH_PURPOSE, p.refresh_token);
-    if (identity === undefined || refresh === undefined) {
+    if (session === undefined || session.expires_at_ms <= nowMs || p.idle_expires_at_ms <= nowMs || identity === undefined || refresh === undefined) {
       await this.store.deleteProviderSession(p.id_hash);
       return false;
     }
