@@ -98,7 +98,23 @@ export class TestIdentityProvider {
   }
 
   private forward(req: IncomingMessage, res: ServerResponse): void {
-    const tamper = req.method === 'POST' && req.url?.startsWith('/token') === true ? this.tamper : undefined;
+    if (req.method !== 'POST' || req.url?.startsWith('/token') !== true || this.tamper === undefined) {
+      this.relay(req, res, undefined, undefined);
+      return;
+    }
+    // Only a code exchange is altered, never a session recheck's refresh that happens to come first.
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const code = new URLSearchParams(body.toString('utf8')).get('grant_type') === 'authorization_code';
+      const tamper = code ? this.tamper : undefined;
+      if (code) this.tamper = undefined;
+      this.relay(req, res, tamper, body);
+    });
+  }
+
+  private relay(req: IncomingMessage, res: ServerResponse, tamper: IdTokenTamper | undefined, body: Buffer | undefined): void {
     let path = req.url ?? '/';
     const alter = this.alterAuthorisation;
     if (alter !== undefined && req.method === 'GET' && path.startsWith('/auth?')) {
@@ -125,7 +141,6 @@ export class TestIdentityProvider {
       const chunks: Buffer[] = [];
       up.on('data', (c: Buffer) => chunks.push(c));
       up.on('end', () => {
-        this.tamper = undefined;
         void this.altered(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>, tamper).then((body) => {
           const text = JSON.stringify(body);
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
@@ -134,7 +149,8 @@ export class TestIdentityProvider {
       });
     });
     upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    if (body === undefined) req.pipe(upstream);
+    else upstream.end(body);
   }
 
   private async altered(body: Record<string, unknown>, tamper: IdTokenTamper): Promise<Record<string, unknown>> {
