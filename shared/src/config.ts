@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { allowlistEntryProblem } from './ip-allowlist.js';
 import { DEFAULT_UPSTREAM, readUpstreamsFile, type UpstreamSettings } from './upstreams.js';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config.js';
+import { readSignInConfig, type SignInConfig } from './sign-in-config.js';
 
 /**
  * Settings of both processes, read once from the environment, validated with every problem reported together,
@@ -108,6 +109,8 @@ export interface GatewayConfig {
   };
   /** OpenTelemetry traces (the OTEL_* variables, CONTRACT.md "Traces"); undefined: off, no SDK started. */
   readonly tracing: TracingConfig | undefined;
+  /** How administrators sign in to the dashboard: password, identity provider (OIDC_*), or both. */
+  readonly signIn: SignInConfig;
 }
 
 export class ConfigError extends Error {
@@ -277,6 +280,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
       retainDays: int('ATTESTATION_KEY_RETAIN_DAYS', 30, 1, 3650),
     },
     tracing: tracingConfig(env, problems),
+    signIn: readSignInConfig(env, problems, int),
   };
   if (config.residency.maxAgeMs < config.residency.verifyIntervalMs) {
     problems.push('RESIDENCY_VERIFY_MAX_AGE_MS must not be less than RESIDENCY_VERIFY_INTERVAL_MS (evidence would expire between refreshes)');

@@ -44,6 +44,8 @@ export { readKeyFile, createKeyFileIfMissing, rotateKeyFile } from './attestatio
 export type { GatewayConfig, PolicyTarget } from './config.js';
 export { DEFAULT_UPSTREAM, readUpstreamsFile } from './upstreams.js';
 export type { UpstreamPlatform, UpstreamSettings, BedrockUpstreamSettings, VertexUpstreamSettings, MessagesUpstreamSettings } from './upstreams.js';
+export { isLoopbackHost } from './sign-in-config.js';
+export type { OidcConfig, SignInConfig } from './sign-in-config.js';
 export { IpAllowlist, allowlistEntryProblem } from './ip-allowlist.js';
 export { API_KEY_PATTERN, isWellFormedApiKey, keyFormatError, generateApiKey, hashApiKey, displayApiKey } from './api-key.js';
 export {

@@ -22,6 +22,8 @@ export interface AdminServiceDeps {
   catalogue: ModelCatalogue;
   now: () => number;
   rates?: RateProbe;
+  /** OIDC_TOKEN_MAX_LIFETIME_MS */
+  providerTokenLifetimeMs?: number;
 }
 
 /** Raw input of a key, as the CLI, the API or a form sends it; the service checks every field. */

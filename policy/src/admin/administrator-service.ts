@@ -1,5 +1,5 @@
-import { NotFoundError, hashApiKey, newRecordId, randomBase62 } from '@gateway/shared';
-import type { Administrator, AdminToken } from '../db/administrators.js';
+import { ForbiddenError, NotFoundError, hashApiKey, newRecordId, randomBase62 } from '@gateway/shared';
+import { isProviderAdmin, type Administrator, type AdminToken } from '../db/administrators.js';
 import type { Account } from '../db/records.js';
 import type { AdminServiceDeps } from './admin-service.js';
 import { audited, requirePlatform } from './audited-change.js';
@@ -8,6 +8,8 @@ import { callerAccount, type Caller } from './principal.js';
 import { EMAIL, MIN_PASSWORD_LENGTH, Problems, text } from './validation.js';
 
 export const ADMIN_TOKEN_PATTERN = /^gw_admin_[A-Za-z0-9]{32}$/;
+/** OIDC_TOKEN_MAX_LIFETIME_MS's default: how long a provider administrator's API token lives unless renewed. */
+export const PROVIDER_TOKEN_LIFETIME_MS = 30 * 86_400_000;
 
 /**
  * Administrators and admin API tokens. Platform administrators (no account) manage everything; an account
@@ -68,7 +70,36 @@ export class AdministratorService {
     };
     await this.d.store.insertToken(record,
       audited(caller, 'token.create', { id: record.id, accountId: admin.account_id }, { name, admin: admin.email, display: record.display }));
+    // A provider administrator's access ends when the person leaves; a token must not outlive that unchecked.
+    if (isProviderAdmin(admin)) await this.d.store.setTokenExpiry(record.id, this.d.now() + this.lifetimeMs());
     return { record, token };
+  }
+
+  /** Another full lifetime for a provider administrator's token: only its owner, signed in, may do it. */
+  async renewToken(caller: Caller, id: string): Promise<number> {
+    const token = await this.d.store.tokenById(id);
+    const p = caller.principal;
+    if (token === undefined || p.kind === 'cli' || token.admin_id !== p.adminId) throw new NotFoundError(`no token "${id}" of yours`);
+    if (p.kind !== 'admin') throw new ForbiddenError('Only the token\'s owner, signed in to the dashboard, may renew it.');
+    if (token.revoked_at !== null) throw new ForbiddenError('A revoked token cannot be renewed.');
+    const expires = this.d.now() + this.lifetimeMs();
+    await this.d.store.setTokenExpiry(id, expires,
+      audited(caller, 'token.renew', { id, accountId: p.accountId }, { name: token.name, expires_at: new Date(expires).toISOString() }));
+    return expires;
+  }
+
+  /** When each of these tokens ends (provider administrators' tokens only). */
+  async tokenExpiries(tokens: readonly AdminToken[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const t of tokens) {
+      const at = await this.d.store.tokenExpiry(t.id);
+      if (at !== undefined) out.set(t.id, at);
+    }
+    return out;
+  }
+
+  private lifetimeMs(): number {
+    return this.d.providerTokenLifetimeMs ?? PROVIDER_TOKEN_LIFETIME_MS;
   }
 
   async revokeToken(caller: Caller, id: string): Promise<AdminToken> {

@@ -104,7 +104,7 @@ export async function main(
   }
   try {
     const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
-    const service = createAdminService(store, catalogue);
+    const service = createAdminService(store, catalogue, { providerTokenLifetimeMs: config.signIn.oidc?.tokenMaxLifetimeMs });
     const result = await command({ service, caller: { principal: { kind: 'cli', user: cliUser() }, address: null }, now: Date.now, readStdin }, rest);
     out(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
     return 0;

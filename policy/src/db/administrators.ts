@@ -99,3 +99,32 @@ export class AdministratorStore {
     this.db.prepare('DELETE FROM admin_sessions WHERE expires_at_ms <= ?').run(nowMs);
   }
 }
+
+/** An administrator from the identity provider: who the provider says it is (never matched by e-mail). */
+export interface AdminIdentity {
+  admin_id: string;
+  issuer: string;
+  subject: string;
+  /** the e-mail claim at the last sign-in (shown and audited) */
+  email: string | null;
+}
+
+/** A provider administrator's session, beside its AdminSession. */
+export interface ProviderSession {
+  id_hash: string;
+  admin_id: string;
+  /** sealed (admin/sign-in/sealed-box.ts); null: the session ends at its recheck */
+  refresh_token: string | null;
+  recheck_at_ms: number;
+  idle_expires_at_ms: number;
+}
+
+/**
+ * The password_hash of an administrator from the identity provider: no password verifies against it, here or
+ * on an older replica during a rolling upgrade (its verifier refuses anything but a complete scrypt$… hash).
+ */
+export const NO_PASSWORD = '';
+
+export function isProviderAdmin(a: Pick<Administrator, 'password_hash'>): boolean {
+  return a.password_hash === NO_PASSWORD;
+}

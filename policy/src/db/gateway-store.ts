@@ -6,7 +6,7 @@
  * schema needs. The usage ledger's write path is apart (usage-ledger.ts); its read side is here.
  */
 import type { Environment } from '@gateway/shared';
-import type { AdminSession, AdminToken, Administrator } from './administrators.js';
+import type { AdminIdentity, AdminSession, AdminToken, Administrator, ProviderSession } from './administrators.js';
 import type { AuditActor, AuditEntry } from './audit-log.js';
 import type { NewKey } from './admin-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from './records.js';
@@ -98,6 +98,29 @@ export interface AdministratorRecords {
   deleteExpiredSessions(nowMs: number): Promise<void>;
 }
 
+/** Administrators from the identity provider: identities, session rechecks, token lifetimes, used handshakes. */
+export interface ProviderRecords {
+  identityBySubject(issuer: string, subject: string): Promise<AdminIdentity | undefined>;
+  identityOf(adminId: string): Promise<AdminIdentity | undefined>;
+  /** The administrator and its identity in one transaction; refused (InvalidRequestError) if either exists. */
+  insertProviderAdmin(a: Administrator, identity: AdminIdentity, audit?: AuditDraft<Administrator>): Promise<Administrator>;
+  /** The role (account) and e-mail claim read at a sign-in or recheck. */
+  updateProviderAdmin(adminId: string, accountId: string | null, email: string | null, audit?: AuditDraft<void>): Promise<void>;
+  /** The session and its provider side in one transaction. */
+  insertProviderSession(s: AdminSession, p: ProviderSession): Promise<void>;
+  providerSession(idHash: string): Promise<ProviderSession | undefined>;
+  dueProviderSessions(nowMs: number, limit: number): Promise<ProviderSession[]>;
+  claimRecheck(idHash: string, expectedAtMs: number, nextAtMs: number): Promise<boolean>;
+  updateProviderSession(p: ProviderSession): Promise<void>;
+  /** Both halves of a session. */
+  deleteProviderSession(idHash: string): Promise<void>;
+  /** Every session of the administrator ends and its API tokens are revoked, with the audit entry; tokens revoked. */
+  endAdminAccess(adminId: string, at: string, audit?: AuditDraft<number>): Promise<number>;
+  setTokenExpiry(tokenId: string, expiresAtMs: number, audit?: AuditDraft<void>): Promise<void>;
+  tokenExpiry(tokenId: string): Promise<number | undefined>;
+  claimHandshake(stateHash: string, expiresAtMs: number, nowMs: number): Promise<boolean>;
+}
+
 /** The append-only audit trail. */
 export interface AuditStore {
   appendAudit(actor: AuditActor, action: string, target: AuditTarget, detail?: Record<string, unknown>): Promise<void>;
@@ -123,7 +146,7 @@ export interface UsageReads {
   residencyReport(accountId: string | undefined, fromMs: number, toMs: number): Promise<ResidencyReportRow[]>;
 }
 
-export interface GatewayStore extends KeyStore, AdministratorRecords, AuditStore, UsageReads {
+export interface GatewayStore extends KeyStore, AdministratorRecords, ProviderRecords, AuditStore, UsageReads {
   readonly engine: StoreEngine;
   /** Whether the database answers (health checks). */
   ping(): Promise<boolean>;

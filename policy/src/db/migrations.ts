@@ -232,4 +232,44 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE usage_ledger ADD COLUMN platform TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'identity-provider administrators, their sessions and API token lifetimes; used sign-in handshakes',
+    sql: `
+      -- An administrator who signs in through the identity provider, identified by (issuer, subject) and never by
+      -- e-mail. Its administrators row has an empty password_hash (no password can match it, on this version or
+      -- an older one) and an email column holding oidc:<hash of issuer and subject>, so the claimed e-mail never
+      -- meets a password administrator's unique e-mail.
+      CREATE TABLE admin_identities (
+        admin_id  TEXT PRIMARY KEY REFERENCES administrators(id),
+        issuer    TEXT NOT NULL,
+        subject   TEXT NOT NULL,
+        email     TEXT,                -- the e-mail claim at the last sign-in: shown and audited, never a key
+        UNIQUE (issuer, subject)
+      );
+
+      -- A provider administrator's session beside its admin_sessions row: when its role is next re-read from the
+      -- provider, the sealed refresh token to do it with (NULL: the session ends at recheck_at_ms), idle expiry.
+      CREATE TABLE provider_sessions (
+        id_hash            TEXT PRIMARY KEY,
+        admin_id           TEXT NOT NULL REFERENCES administrators(id),
+        refresh_token      TEXT,
+        recheck_at_ms      {int} NOT NULL,
+        idle_expires_at_ms {int} NOT NULL
+      );
+      CREATE INDEX provider_sessions_recheck ON provider_sessions(recheck_at_ms);
+
+      -- API tokens of provider administrators end at expires_at_ms unless their signed-in owner renews them.
+      CREATE TABLE admin_token_lifetimes (
+        token_id      TEXT PRIMARY KEY REFERENCES admin_tokens(id),
+        expires_at_ms {int} NOT NULL
+      );
+
+      -- Each sign-in handshake (its state's SHA-256) completes once, whichever replica answers the callback.
+      CREATE TABLE sign_in_handshakes (
+        state_hash    TEXT PRIMARY KEY,
+        expires_at_ms {int} NOT NULL
+      );
+    `,
+  },
 ];

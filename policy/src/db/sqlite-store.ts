@@ -1,6 +1,7 @@
 import { InvalidRequestError, type Environment } from '@gateway/shared';
 import { AdminStore, type NewKey } from './admin-store.js';
-import { AdministratorStore, type AdminSession, type AdminToken, type Administrator } from './administrators.js';
+import { AdministratorStore, type AdminIdentity, type AdminSession, type AdminToken, type Administrator, type ProviderSession } from './administrators.js';
+import { ProviderIdentityStore } from './provider-identities.js';
 import { AuditLog, type AuditActor, type AuditEntry } from './audit-log.js';
 import type { Db } from './database.js';
 import {
@@ -24,12 +25,14 @@ export class SqliteStore implements GatewayStore {
   readonly engine = 'sqlite';
   private readonly keys: AdminStore;
   private readonly admins: AdministratorStore;
+  private readonly providers: ProviderIdentityStore;
   private readonly audit: AuditLog;
   private readonly usage: UsageQueries;
 
   constructor(readonly db: Db, now: () => number = Date.now) {
     this.keys = new AdminStore(db, now);
     this.admins = new AdministratorStore(db);
+    this.providers = new ProviderIdentityStore(db);
     this.audit = new AuditLog(db, now);
     this.usage = new UsageQueries(db);
   }
@@ -150,6 +153,61 @@ export class SqliteStore implements GatewayStore {
   }
   async deleteExpiredSessions(nowMs: number): Promise<void> {
     this.admins.deleteExpiredSessions(nowMs);
+  }
+
+  // ---- identity-provider administrators -------------------------------------------------------------------------
+
+  async identityBySubject(issuer: string, subject: string): Promise<AdminIdentity | undefined> {
+    return this.providers.identityBySubject(issuer, subject);
+  }
+  async identityOf(adminId: string): Promise<AdminIdentity | undefined> {
+    return this.providers.identityOf(adminId);
+  }
+  insertProviderAdmin(a: Administrator, identity: AdminIdentity, audit?: AuditDraft<Administrator>): Promise<Administrator> {
+    return this.change(() => {
+      if (this.admins.adminByEmail(a.email) !== undefined || this.providers.identityBySubject(identity.issuer, identity.subject) !== undefined) {
+        throw new InvalidRequestError(`an administrator for ${identity.issuer} subject ${identity.subject} already exists`);
+      }
+      this.admins.insertAdmin(a);
+      this.providers.insertIdentity(identity);
+      return a;
+    }, audit);
+  }
+  updateProviderAdmin(adminId: string, accountId: string | null, email: string | null, audit?: AuditDraft<void>): Promise<void> {
+    return this.change(() => this.providers.updateIdentity(adminId, accountId, email), audit);
+  }
+  insertProviderSession(s: AdminSession, p: ProviderSession): Promise<void> {
+    return this.change(() => {
+      this.admins.insertSession(s);
+      this.providers.insertProviderSession(p);
+    }, undefined);
+  }
+  async providerSession(idHash: string): Promise<ProviderSession | undefined> {
+    return this.providers.providerSession(idHash);
+  }
+  async dueProviderSessions(nowMs: number, limit: number): Promise<ProviderSession[]> {
+    return this.providers.dueSessions(nowMs, limit);
+  }
+  async claimRecheck(idHash: string, expectedAtMs: number, nextAtMs: number): Promise<boolean> {
+    return this.providers.claimRecheck(idHash, expectedAtMs, nextAtMs);
+  }
+  async updateProviderSession(p: ProviderSession): Promise<void> {
+    this.providers.updateProviderSession(p);
+  }
+  deleteProviderSession(idHash: string): Promise<void> {
+    return this.change(() => this.providers.deleteSession(idHash), undefined);
+  }
+  endAdminAccess(adminId: string, at: string, audit?: AuditDraft<number>): Promise<number> {
+    return this.change(() => this.providers.endAccess(adminId, at), audit);
+  }
+  setTokenExpiry(tokenId: string, expiresAtMs: number, audit?: AuditDraft<void>): Promise<void> {
+    return this.change(() => this.providers.setTokenExpiry(tokenId, expiresAtMs), audit);
+  }
+  async tokenExpiry(tokenId: string): Promise<number | undefined> {
+    return this.providers.tokenExpiry(tokenId);
+  }
+  async claimHandshake(stateHash: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
+    return this.providers.claimHandshake(stateHash, expiresAtMs, nowMs);
   }
 
   // ---- audit ---------------------------------------------------------------------------------------------------

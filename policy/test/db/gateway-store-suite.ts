@@ -165,6 +165,53 @@ export function describeGatewayStore(engine: string, open: () => Promise<StoreBa
       expect(await s.session('new')).to.equal(undefined);
     });
 
+    it('keeps provider administrators by issuer and subject, ends their access, and uses each handshake once', async function () {
+      const a = await s.createAccount('Acme', 'eu-std');
+      const admin = { id: 'adm_p', email: 'oidc:0123456789abcdef0123456789abcdef', account_id: a.id, password_hash: '', created_at: '2026-11-26T09:00:00.000Z' };
+      const identity = { admin_id: 'adm_p', issuer: 'https://idp.example', subject: 'u-1', email: 'ops@example.com' };
+      await s.insertProviderAdmin(admin, identity, { actor, action: 'admin.create', target: { id: admin.id, accountId: a.id }, detail: {} });
+      expect(await s.identityBySubject('https://idp.example', 'u-1')).to.deep.equal(identity);
+      expect(await s.identityBySubject('https://other.example', 'u-1')).to.equal(undefined);
+      expect(await s.identityOf('adm_p')).to.deep.equal(identity);
+      // The same subject again (a second replica provisioning at once) is refused, and leaves nothing behind.
+      expect(await rejection(s.insertProviderAdmin({ ...admin, id: 'adm_q', email: 'oidc:ffff' }, { ...identity, admin_id: 'adm_q' }))).to.be.instanceOf(InvalidRequestError);
+      expect(await s.adminById('adm_q')).to.equal(undefined);
+      await s.updateProviderAdmin('adm_p', null, 'new@example.com', { actor, action: 'admin.update', target: { id: 'adm_p', accountId: null }, detail: {} });
+      expect(await s.adminById('adm_p')).to.include({ account_id: null });
+      expect(await s.identityOf('adm_p')).to.include({ email: 'new@example.com' });
+
+      const now = Date.now();
+      const session = { id_hash: 'ps1', admin_id: 'adm_p', csrf_token: 'c', created_at_ms: now, expires_at_ms: now + 60_000 };
+      const provider = { id_hash: 'ps1', admin_id: 'adm_p', refresh_token: 'sealed', recheck_at_ms: now - 1, idle_expires_at_ms: now + 60_000 };
+      await s.insertProviderSession(session, provider);
+      expect(await s.providerSession('ps1')).to.deep.equal(provider);
+      expect((await s.dueProviderSessions(now, 10)).map((p) => p.id_hash)).to.deep.equal(['ps1']);
+      // One replica wins the recheck.
+      expect(await s.claimRecheck('ps1', now - 1, now + 60_000)).to.equal(true);
+      expect(await s.claimRecheck('ps1', now - 1, now + 60_000)).to.equal(false);
+      expect(await s.dueProviderSessions(now, 10)).to.deep.equal([]);
+      await s.updateProviderSession({ ...provider, refresh_token: 'sealed2', recheck_at_ms: now + 5 });
+      expect(await s.providerSession('ps1')).to.include({ refresh_token: 'sealed2', recheck_at_ms: now + 5 });
+
+      const token = { id: 'tok_p', admin_id: 'adm_p', name: 'ci', token_hash: 'p'.repeat(64), display: 'gw_admin_abcd…wxyz', created_at: '2026-11-26T09:00:00.000Z', revoked_at: null, last_used_at: null };
+      await s.insertToken(token);
+      expect(await s.tokenExpiry('tok_p')).to.equal(undefined);
+      await s.setTokenExpiry('tok_p', now + 1_000);
+      await s.setTokenExpiry('tok_p', now + 2_000, { actor, action: 'token.renew', target: { id: 'tok_p', accountId: null }, detail: {} });
+      expect(await s.tokenExpiry('tok_p')).to.equal(now + 2_000);
+
+      const revoked = await s.endAdminAccess('adm_p', '2026-11-26T12:00:00.000Z',
+        { actor, action: 'admin.access_ended', target: { id: 'adm_p', accountId: null }, detail: (n: number) => ({ tokens_revoked: n }) });
+      expect(revoked).to.equal(1);
+      expect(await s.session('ps1')).to.equal(undefined);
+      expect(await s.providerSession('ps1')).to.equal(undefined);
+      expect(await s.tokenById('tok_p')).to.include({ revoked_at: '2026-11-26T12:00:00.000Z' });
+      expect((await s.listAudit(undefined, 1))[0]?.detail).to.deep.equal({ tokens_revoked: 1 });
+
+      expect(await s.claimHandshake('state-hash', now + 60_000, now)).to.equal(true);
+      expect(await s.claimHandshake('state-hash', now + 60_000, now)).to.equal(false);
+    });
+
     it('reads daily usage, per-key totals and the period\'s totals exactly (money to the sub-unit)', async function () {
       const a = await s.createAccount('Acme', 'eu-std');
       const day1 = Date.UTC(2026, 10, 2, 10);

@@ -9,6 +9,7 @@ export function administratorsPage(
   tokens: ReadonlyArray<AdminToken & { email: string }>,
   created?: { token: string; record: AdminToken },
   error?: string,
+  expiries: ReadonlyMap<string, number> = new Map(),
 ): Html {
   return layout(ctx, 'Administrators and API tokens', html`
     ${errorBox(error)}
@@ -36,12 +37,13 @@ export function administratorsPage(
         <thead><tr><th scope="col">Token</th><th scope="col">Name</th><th scope="col">Administrator</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
         <tbody>${tokens.map((t) => html`<tr><td><code>${t.display}</code></td><td>${t.name}</td><td>${t.email}</td>
           <td>${timeCell(t.created_at, ctx.nowMs)}</td><td>${timeCell(t.last_used_at, ctx.nowMs)}</td>
-          <td><span class="state state-${t.revoked_at === null ? 'active' : 'revoked'}">${t.revoked_at === null ? 'active' : 'revoked'}</span></td>
-          <td>${t.revoked_at === null ? html`<form method="post" action="/admins/tokens/${t.id}/revoke">${csrfField(ctx)}<button type="submit" class="danger">Revoke</button></form>` : ''}</td></tr>`)}</tbody>
+          <td><span class="state state-${t.revoked_at === null ? 'active' : 'revoked'}">${t.revoked_at === null ? 'active' : 'revoked'}</span>${expiries.has(t.id) ? html` <span class="muted">until ${new Date(expiries.get(t.id) as number).toISOString().slice(0, 16).replace('T', ' ')} UTC</span>` : ''}</td>
+          <td>${t.revoked_at === null ? html`<form method="post" action="/admins/tokens/${t.id}/revoke">${csrfField(ctx)}<button type="submit" class="danger">Revoke</button></form>` : ''}
+          ${t.revoked_at === null && expiries.has(t.id) && t.admin_id === ctx.session.admin.id ? html`<form method="post" action="/admins/tokens/${t.id}/renew">${csrfField(ctx)}<button type="submit">Renew</button></form>` : ''}</td></tr>`)}</tbody>
       </table>
       <form method="post" action="/admins/tokens" class="inline-form">
         ${csrfField(ctx)}
-        <h3>New API token for you (${ctx.session.admin.email})</h3>
+        <h3>New API token for you (${ctx.session.email})</h3>
         <label>Name <input name="name" required maxlength="100"></label>
         <button type="submit">Create token</button>
       </form>

@@ -17,7 +17,7 @@ import { page, type PageContext } from './layout.js';
 import { residencyPage } from './residency-page.js';
 import { residencyReportCsv } from '../residency-csv.js';
 
-const SESSION_COOKIE = 'gw_admin_session';
+export const SESSION_COOKIE = 'gw_admin_session';
 const SIGNIN_COOKIE = 'gw_admin_signin';
 
 const sameToken = (a: string | undefined, b: string): boolean =>
@@ -32,7 +32,7 @@ const field = (req: Request, name: string): string | undefined => {
 const blankToUndefined = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
 
 /** The server-rendered dashboard: a thin adapter from forms and pages to the admin service. */
-export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Logger): Router {
+export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Logger, providerName?: string): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false, limit: '32kb' }));
 
@@ -47,14 +47,17 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
     setCookie(req, res, SIGNIN_COOKIE, token, 3600);
     res.status(status).type('html').send(page('Sign in', html`
       <main id="main">
-        <form method="post" action="/signin" class="signin">
+        <div class="signin">
           <h1>Sign in</h1>
           ${message === undefined ? '' : html`<div class="error" role="alert">${message}</div>`}
+          ${providerName === undefined ? '' : html`<p><a class="button" href="/auth/login">Sign in with ${providerName}</a></p>`}
+        </div>
+        ${!auth.passwordLogin ? '' : html`<form method="post" action="/signin" class="signin">
           <input type="hidden" name="_csrf" value="${token}">
           <label>Email <input type="email" name="email" autocomplete="username" required autofocus></label>
           <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
           <button type="submit">Sign in</button>
-        </form>
+        </form>`}
       </main>`).value);
   };
 
@@ -196,12 +199,19 @@ export function dashboardRouter(service: AdminService, auth: AdminAuth, log: Log
     const account = await service.getAccount(ctx.session.caller, p(req, 'id'));
     return hygienePage(ctx, account.id, await service.hygiene(ctx.session.caller, account.id));
   }));
-  const adminsPage = async (ctx: PageContext, created?: Parameters<typeof administratorsPage>[3]) =>
-    administratorsPage(ctx, await service.administrators.listAdmins(ctx.session.caller), await service.administrators.listTokens(ctx.session.caller), created);
+  const adminsPage = async (ctx: PageContext, created?: Parameters<typeof administratorsPage>[3]) => {
+    const tokens = await service.administrators.listTokens(ctx.session.caller);
+    return administratorsPage(ctx, await service.administrators.listAdmins(ctx.session.caller), tokens, created, undefined,
+      await service.administrators.tokenExpiries(tokens));
+  };
   router.get('/admins', show((ctx) => adminsPage(ctx)));
   router.post('/admins/tokens', show(async (ctx, req) => {
     const created = await service.administrators.createToken(ctx.session.caller, { email: ctx.session.admin.email, name: field(req, 'name') });
     return adminsPage(ctx, created);
+  }));
+  router.post('/admins/tokens/:id/renew', show(async (ctx, req, res) => {
+    await service.administrators.renewToken(ctx.session.caller, p(req, 'id'));
+    res.redirect(303, '/admins');
   }));
   router.post('/admins/tokens/:id/revoke', show(async (ctx, req, res) => {
     await service.administrators.revokeToken(ctx.session.caller, p(req, 'id'));

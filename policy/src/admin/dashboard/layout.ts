@@ -26,9 +26,9 @@ export function layout(ctx: PageContext, title: string, body: Html, accountId?: 
           <li><a href="/admins">Administrators</a></li>
         </ul>
       </nav>
-      <form method="post" action="/signout" class="signout">
+      <form method="post" action="${s.viaProvider ? '/auth/logout' : '/signout'}" class="signout">
         <input type="hidden" name="_csrf" value="${s.csrfToken}">
-        <span class="who">${s.admin.email} (${own === null ? 'platform' : 'account'} administrator)</span>
+        <span class="who">${s.email} (${own === null ? 'platform' : 'account'} administrator)</span>
         <button type="submit">Sign out</button>
       </form>
     </header>
@@ -38,7 +38,7 @@ export function layout(ctx: PageContext, title: string, body: Html, accountId?: 
     </main>`);
 }
 
-export function page(title: string, body: Html): Html {
+export function page(title: string, body: Html, head: Html | string = ''): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -47,6 +47,7 @@ export function page(title: string, body: Html): Html {
   <title>${title} · Model gateway admin</title>
   <link rel="stylesheet" href="/assets/app.css">
   <script src="/assets/app.js" defer></script>
+  ${head}
 </head>
 <body>
   <a class="skip" href="#main">Skip to content</a>

@@ -1,7 +1,7 @@
 import { InvalidRequestError, type Environment } from '@gateway/shared';
 import type pg from 'pg';
 import type { NewKey } from '../admin-store.js';
-import type { AdminSession, AdminToken, Administrator } from '../administrators.js';
+import type { AdminIdentity, AdminSession, AdminToken, Administrator, ProviderSession } from '../administrators.js';
 import type { AuditActor, AuditEntry } from '../audit-log.js';
 import type { AccountChanges, AuditDraft, AuditTarget, CreatedKey, GatewayStore, KeyChange } from '../gateway-store.js';
 import type { Account, AccountOverrides, KeyRecord, Plan } from '../records.js';
@@ -156,6 +156,88 @@ export class PostgresStore implements GatewayStore {
   }
   async deleteExpiredSessions(nowMs: number): Promise<void> {
     await this.pool.query('DELETE FROM admin_sessions WHERE expires_at_ms <= $1', [nowMs]);
+  }
+
+  // ---- identity-provider administrators -------------------------------------------------------------------------
+
+  async identityBySubject(issuer: string, subject: string): Promise<AdminIdentity | undefined> {
+    return (await this.pool.query<AdminIdentity>('SELECT * FROM admin_identities WHERE issuer = $1 AND subject = $2', [issuer, subject])).rows[0];
+  }
+  async identityOf(adminId: string): Promise<AdminIdentity | undefined> {
+    return (await this.pool.query<AdminIdentity>('SELECT * FROM admin_identities WHERE admin_id = $1', [adminId])).rows[0];
+  }
+  async insertProviderAdmin(a: Administrator, identity: AdminIdentity, audit?: AuditDraft<Administrator>): Promise<Administrator> {
+    try {
+      return await inTransaction(this.pool, async (c) => {
+        await c.query('INSERT INTO administrators (id, email, account_id, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [a.id, a.email, a.account_id, a.password_hash, a.created_at]);
+        await c.query('INSERT INTO admin_identities (admin_id, issuer, subject, email) VALUES ($1, $2, $3, $4)',
+          [identity.admin_id, identity.issuer, identity.subject, identity.email]);
+        if (audit !== undefined) await appendAuditRow(c, audit, a, this.now());
+        return a;
+      });
+    } catch (err: unknown) {
+      if (isUniqueViolation(err)) throw new InvalidRequestError(`an administrator for ${identity.issuer} subject ${identity.subject} already exists`);
+      throw err;
+    }
+  }
+  updateProviderAdmin(adminId: string, accountId: string | null, email: string | null, audit?: AuditDraft<void>): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query('UPDATE administrators SET account_id = $1 WHERE id = $2', [accountId, adminId]);
+      await c.query('UPDATE admin_identities SET email = $1 WHERE admin_id = $2', [email, adminId]);
+      if (audit !== undefined) await appendAuditRow(c, audit, undefined, this.now());
+    });
+  }
+  insertProviderSession(s: AdminSession, p: ProviderSession): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query('INSERT INTO admin_sessions (id_hash, admin_id, csrf_token, created_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4, $5)',
+        [s.id_hash, s.admin_id, s.csrf_token, s.created_at_ms, s.expires_at_ms]);
+      await c.query('INSERT INTO provider_sessions (id_hash, admin_id, refresh_token, recheck_at_ms, idle_expires_at_ms) VALUES ($1, $2, $3, $4, $5)',
+        [p.id_hash, p.admin_id, p.refresh_token, p.recheck_at_ms, p.idle_expires_at_ms]);
+    });
+  }
+  async providerSession(idHash: string): Promise<ProviderSession | undefined> {
+    return (await this.pool.query<ProviderSession>('SELECT * FROM provider_sessions WHERE id_hash = $1', [idHash])).rows[0];
+  }
+  async dueProviderSessions(nowMs: number, limit: number): Promise<ProviderSession[]> {
+    return (await this.pool.query<ProviderSession>('SELECT * FROM provider_sessions WHERE recheck_at_ms <= $1 ORDER BY recheck_at_ms LIMIT $2', [nowMs, limit])).rows;
+  }
+  async claimRecheck(idHash: string, expectedAtMs: number, nextAtMs: number): Promise<boolean> {
+    return (await this.pool.query('UPDATE provider_sessions SET recheck_at_ms = $1 WHERE id_hash = $2 AND recheck_at_ms = $3', [nextAtMs, idHash, expectedAtMs])).rowCount === 1;
+  }
+  async updateProviderSession(p: ProviderSession): Promise<void> {
+    await this.pool.query('UPDATE provider_sessions SET refresh_token = $1, recheck_at_ms = $2, idle_expires_at_ms = $3 WHERE id_hash = $4',
+      [p.refresh_token, p.recheck_at_ms, p.idle_expires_at_ms, p.id_hash]);
+  }
+  deleteProviderSession(idHash: string): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query('DELETE FROM provider_sessions WHERE id_hash = $1', [idHash]);
+      await c.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+    });
+  }
+  endAdminAccess(adminId: string, at: string, audit?: AuditDraft<number>): Promise<number> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query('DELETE FROM provider_sessions WHERE admin_id = $1', [adminId]);
+      await c.query('DELETE FROM admin_sessions WHERE admin_id = $1', [adminId]);
+      const revoked = (await c.query('UPDATE admin_tokens SET revoked_at = $1 WHERE admin_id = $2 AND revoked_at IS NULL', [at, adminId])).rowCount ?? 0;
+      if (audit !== undefined) await appendAuditRow(c, audit, revoked, this.now());
+      return revoked;
+    });
+  }
+  setTokenExpiry(tokenId: string, expiresAtMs: number, audit?: AuditDraft<void>): Promise<void> {
+    return inTransaction(this.pool, async (c) => {
+      await c.query('INSERT INTO admin_token_lifetimes (token_id, expires_at_ms) VALUES ($1, $2) ON CONFLICT (token_id) DO UPDATE SET expires_at_ms = excluded.expires_at_ms',
+        [tokenId, expiresAtMs]);
+      if (audit !== undefined) await appendAuditRow(c, audit, undefined, this.now());
+    });
+  }
+  async tokenExpiry(tokenId: string): Promise<number | undefined> {
+    const row = (await this.pool.query<{ expires_at_ms: number }>('SELECT expires_at_ms FROM admin_token_lifetimes WHERE token_id = $1', [tokenId])).rows[0];
+    return row === undefined ? undefined : Number(row.expires_at_ms);
+  }
+  async claimHandshake(stateHash: string, expiresAtMs: number, nowMs: number): Promise<boolean> {
+    await this.pool.query('DELETE FROM sign_in_handshakes WHERE expires_at_ms <= $1', [nowMs]);
+    return (await this.pool.query('INSERT INTO sign_in_handshakes (state_hash, expires_at_ms) VALUES ($1, $2) ON CONFLICT (state_hash) DO NOTHING', [stateHash, expiresAtMs])).rowCount === 1;
   }
 
   // ---- audit ---------------------------------------------------------------------------------------------------
