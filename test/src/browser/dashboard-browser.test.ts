@@ -171,7 +171,7 @@ describe('dashboard in headless Chromium, with the official SDK against the prox
     const csv = await page.request.get(admin(href as string));
     expect(csv.headers()['content-type']).to.match(/^text\/csv/);
     const lines = (await csv.text()).split('\r\n');
-    expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units');
+    expect(lines[0]).to.equal('date,tier,call_region,processing_regions,regions_basis,requests,billable_units,platform');
     expect(lines[1]).to.equal([cells[0], 'eu', route?.call_region, `"${route?.processing_regions.join(',')}"`, 'declared', 3 + servedBeforeRevocationSeen, cells[6]?.replace(/,/g, ''), 'messages'].join(','));
   });
 
