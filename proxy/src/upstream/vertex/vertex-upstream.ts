@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GoogleAuth } from 'google-auth-library';
-import { request, type Dispatcher } from 'undici';
-import { UpstreamError, UpstreamHeadersTimeoutError, type GatewayError } from '@gateway/shared';
+import type { Dispatcher } from 'undici';
+import { UpstreamError, type GatewayError } from '@gateway/shared';
 import type { CountContext, Exchange, ExchangeResult, Responder } from '../../exchange.js';
 import type { SseRelay } from '../../relay/sse-relay.js';
 import { UpstreamCall, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
-import { errorFromUpstreamNetwork, errorFromUpstreamStatus } from '../upstream-errors.js';
+import { errorFromUpstreamStatus } from '../upstream-errors.js';
+import { postCountTokens } from '../count-tokens-request.js';
 import { UpstreamSseReader } from '../upstream-stream.js';
 
 /** The Messages API version Vertex AI's Anthropic models take in the body. */
@@ -66,23 +67,7 @@ export class VertexUpstream implements Responder {
     const headers: Record<string, string> = { ...(await this.adapter.authHeaders()), 'content-type': 'application/json' };
     const beta = c.req.headers['anthropic-beta'];
     if (beta !== undefined) headers['anthropic-beta'] = Array.isArray(beta) ? beta.join(',') : beta;
-    const res = await request(`${origin}${path}`, {
-      dispatcher: this.o.client, method: 'POST', headers, body, signal: c.signal,
-      headersTimeout: this.o.timeoutMs, bodyTimeout: this.o.timeoutMs,
-    }).catch((err: unknown) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      throw code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? new UpstreamHeadersTimeoutError() : errorFromUpstreamNetwork(err);
-    });
-    const text = await res.body.text().catch(() => '');
-    if (res.statusCode !== 200) throw errorFromUpstreamStatus(res.statusCode, text);
-    let n: unknown;
-    try {
-      n = (JSON.parse(text) as { input_tokens?: unknown } | null)?.input_tokens;
-    } catch {
-      n = undefined;
-    }
-    if (typeof n !== 'number') throw new UpstreamError('The upstream answered count_tokens without input_tokens.');
-    return n;
+    return postCountTokens(`${origin}${path}`, { client: this.o.client, headers, body, signal: c.signal, timeoutMs: this.o.timeoutMs });
   }
 }
 
