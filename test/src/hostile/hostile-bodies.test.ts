@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { startMessagesFake, type MessagesFake } from '../fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from '../harness/gateway.js';
@@ -84,19 +86,12 @@ describe('hostile request bodies', function () {
     const pid = gw.proxiesRunning[0]?.child.pid as number;
     const before = await memoryOf(pid);
     await writeFile(`/proc/${pid}/clear_refs`, '5'); // reset the peak
-    let slowestHealth = 0;
-    let probing = true;
-    const probe = (async () => {
-      while (probing) {
-        const t = performance.now();
-        await fetch(gw.url('/healthz')).then((r) => r.text());
-        slowestHealth = Math.max(slowestHealth, performance.now() - t);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
+    // /healthz is probed from a process of its own: this one stalls for ~0.5 s handing four 27 MB bodies to fetch,
+    // and that stall is the test client's, not the proxy's.
+    const probe = startHealthProbe(gw.url('/healthz'));
+    await probe.ready;
     const replies = await Promise.all([1, 2, 3, 4].map(() => post(gw.url('/v1/messages'), testKey.key, body)));
-    probing = false;
-    await probe;
+    const slowestHealth = await probe.stop();
     for (const r of replies) {
       expectReply(r, 400, 'invalid_request_error');
       expect(r.body.error?.message).to.contain('JSON elements');
@@ -111,3 +106,41 @@ describe('hostile request bodies', function () {
     expect(slowestHealth, `slowest /healthz ${Math.round(slowestHealth)} ms`).to.be.below(1_000);
   });
 });
+
+/**
+ * Fetches `url` every 20 ms from a child process until stopped; `stop` resolves to the slowest answer in ms
+ * (at least one probe is always made).
+ */
+function startHealthProbe(url: string): { ready: Promise<void>; stop: () => Promise<number> } {
+  const script = `
+    let slowest = 0, probing = true;
+    process.stdin.on('data', () => { probing = false; });
+    (async () => {
+      process.stdout.write('ready\\n');
+      do {
+        const t = performance.now();
+        await fetch(${JSON.stringify(url)}).then((r) => r.text());
+        slowest = Math.max(slowest, performance.now() - t);
+        await new Promise((r) => setTimeout(r, 20));
+      } while (probing);
+      process.stdout.write(String(slowest) + '\\n');
+      process.exit(0);
+    })();`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const ready = new Promise<void>((resolve) => {
+    child.stdout.on('data', (d: string) => {
+      out += d;
+      if (out.startsWith('ready\n')) resolve();
+    });
+  });
+  return {
+    ready,
+    stop: async () => {
+      child.stdin.write('stop\n');
+      await once(child, 'exit');
+      return Number(out.slice('ready\n'.length).trim());
+    },
+  };
+}
