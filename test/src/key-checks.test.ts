@@ -256,10 +256,12 @@ describe('key checks', function () {
         await new Promise((r) => setTimeout(r, 300));
         await own.policy.stop();
         await own.ctl('keys', 'revoke', k.id);
-        const restartedAt = Date.now();
         await own.startPolicy(own.policyPort);
+        // From the moment the policy service listens again: its own start (migrations, a loaded machine) is not
+        // the proxy's to answer for.
+        const backAt = Date.now();
         const body = await text;
-        expect(Date.now() - restartedAt).to.be.lessThan(2_000);
+        expect(Date.now() - backAt).to.be.lessThan(2_000);
         expect(body, body.slice(-600)).to.contain("event: error").and.contain("authentication_error");
         expect(body).to.not.contain('event: message_stop');
       } finally {
