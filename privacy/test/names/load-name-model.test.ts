@@ -1,27 +1,13 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { loadNameModel, NameModelError, SHIPPED_NAME_MODEL_FILE } from '../../src/index.js';
+import { loadNameModel, NameModelError } from '../../src/index.js';
 import { fnv1a } from '../../src/names/name-features.js';
 import { decodeNameModel, encodeNameModel } from '../../src/names/name-model.js';
 import { fineClusterOf } from '../../src/names/word-clusters.js';
-
-/** A copy of the shipped model and its checksum note in a fresh directory. */
-function copyOfModel(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'name-model-'));
-  const file = join(dir, 'person-tagger.bin');
-  copyFileSync(SHIPPED_NAME_MODEL_FILE, file);
-  copyFileSync(SHIPPED_NAME_MODEL_FILE.replace(/\.bin$/, '.json'), file.replace(/\.bin$/, '.json'));
-  return file;
-}
-
-function corrupt(file: string): void {
-  const bytes = readFileSync(file);
-  bytes[bytes.length - 100] = (bytes[bytes.length - 100] as number) ^ 0xff;
-  writeFileSync(file, bytes);
-}
+import { copyOfModel, corrupt } from '../support/model-files.js';
 
 describe('privacy: loading the person-name model', () => {
   it('loads the shipped model, checksum checked', () => {

@@ -1,29 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { SHIPPED_NAME_MODEL_FILE } from '@gateway/privacy';
+import { copyOfModel, corrupt } from '@gateway/privacy/test-support/model-files';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
-
-/** A copy of the shipped model and its checksum note in a fresh directory. */
-function copyOfModel(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'name-model-'));
-  const file = join(dir, 'person-tagger.bin');
-  copyFileSync(SHIPPED_NAME_MODEL_FILE, file);
-  copyFileSync(SHIPPED_NAME_MODEL_FILE.replace(/\.bin$/, '.json'), file.replace(/\.bin$/, '.json'));
-  return file;
-}
-
-function corrupt(file: string): void {
-  const bytes = readFileSync(file);
-  bytes[bytes.length - 100] = (bytes[bytes.length - 100] as number) ^ 0xff;
-  writeFileSync(file, bytes);
-}
 
 /**
  * Another model, as training writes one: the shipped weights with a header naming a profile and its terms, and a
