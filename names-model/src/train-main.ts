@@ -30,8 +30,14 @@ const { values } = parseArgs({
   },
   strict: true,
 });
+function usage(problem: string): never {
+  process.stderr.write(`train:names: ${problem}\n`);
+  process.exit(2);
+}
 const profile = values.profile as TrainingProfile;
-if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}, not ${values.profile}`);
+if (!TRAINING_PROFILES.includes(profile)) usage(`--profile must be one of ${TRAINING_PROFILES.join(', ')}, not ${values.profile}`);
+// The note and NOTICE are named after the model file: a name without .bin would have the note overwrite it.
+if (values.out !== undefined && !values.out.endsWith('.bin')) usage(`--out must name a .bin file, not ${values.out}`);
 const manifestFile = resolve(values.manifest ?? join(ROOT, 'names-model/manifest.json'));
 const manifest = readManifest(manifestFile);
 const without = values.without.flatMap((w) => w.split(',')).filter((s) => s !== '');
