@@ -1,7 +1,8 @@
 export { chosenSources, loadSplits, scoreTagger, trainNames } from './train-names.js';
-export type { CorpusSplits, HeldOutSet, TrainOptions, TrainResult } from './train-names.js';
-export { locateCorpusFiles, readManifest, sha256OfFile } from './manifest.js';
-export type { CorpusFile, CorpusSource, DataManifest } from './manifest.js';
+export type { CorpusSplits, FileRead, HeldOutSet, TrainOptions, TrainResult } from './train-names.js';
+export { locateCorpusFiles, profileSources, readManifest, sha256OfFile, termProblems, TRAINING_PROFILES } from './manifest.js';
+export type { CorpusFile, CorpusSource, DataManifest, SourceObligations, TrainingProfile } from './manifest.js';
+export { noticeText, shippedModelTerms, termsLine } from './licence-terms.js';
 export { parseCorpus } from './read-corpus.js';
 export type { LabelledSentence } from './read-corpus.js';
 export { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans } from './score-names.js';

@@ -11,11 +11,11 @@ import { addTaggedNames } from '@gateway/privacy/internals';
 import { notAPersonHere } from '@gateway/privacy/internals';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, PRODUCT_NAMES, STOP_WORDS } from '@gateway/privacy/internals';
 import type { Candidate } from '@gateway/privacy/internals';
-import { readManifest } from './manifest.js';
+import { profileSources, readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
 import { sentenceText, tagSpans, type Span } from './score-names.js';
 import { loadSplits } from './train-names.js';
 
-// node names-model/dist/src/losses-main.js --load=<model> [--examples=<n>] [--lang=<xx>]
+// node names-model/dist/src/losses-main.js --load=<model> [--profile=commercial|research] [--examples=<n>] [--lang=<xx>]
 // Where the whole detector loses the names the tagger alone finds, and where its false positives come from, on
 // the DEV parts only (never the held-out part): each gold name is followed through the stages of `detect` (the
 // tagger on the detector's own tokens, its filters in tagged-names.ts, the overlap rules with the list and
@@ -24,6 +24,9 @@ import { loadSplits } from './train-names.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
+// The dev parts of the profile's sources only: a commercial model's rules are not tuned on research data.
+const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
+if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
 const load = arg('load');
 if (load === undefined) throw new Error('--load=<model file> is required');
@@ -67,7 +70,7 @@ function count(lang: string, cause: string, example: string): void {
   t.shown.set(cause, shown);
 }
 
-for (const source of manifest.sources) {
+for (const source of profileSources(manifest, profile)) {
   for (const language of [...new Set(source.files.map((f) => f.language))]) {
     if (onlyLang !== undefined && language !== onlyLang) continue;
     const one = { ...source, files: source.files.filter((f) => f.language === language) };

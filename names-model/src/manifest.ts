@@ -21,12 +21,30 @@ export interface CorpusFile {
   readonly maxSentences?: number;
 }
 
+/**
+ * What a source's licence lets a model trained on it do, and what it asks of whoever ships one. Read from each
+ * source's own licence statement (its `licence` text says where); where that is unclear, commercialUse is false
+ * and `licenceCheck` says why.
+ */
+export interface SourceObligations {
+  /** The credit a NOTICE beside a model trained on the source must carry; null when the licence asks none (CC0). */
+  readonly attribution: string | null;
+  /** Whether the licence is share-alike (CC BY-SA, CC BY-NC-SA): adaptations of the data under the same terms. */
+  readonly shareAlike: boolean;
+}
+
 export interface CorpusSource {
   readonly id: string;
   readonly name: string;
+  /** The licence in words, as the source states it (kept for people; `spdx` and `commercialUse` are what code reads). */
   readonly licence: string;
-  /** permissive: may train a commercially shipped model; research: research or non-commercial use only. */
-  readonly licenceClass: 'permissive' | 'research';
+  /** SPDX licence expression (`CC-BY-4.0`, `CC-BY-NC-4.0 AND CC-BY-NC-SA-4.0`), or `LicenseRef-…` where no SPDX id exists. */
+  readonly spdx: string;
+  /** Whether the licence allows a commercially used model to be trained on it: the commercial profile reads only these. */
+  readonly commercialUse: boolean;
+  /** Where the licence was read and, when commercial use is refused, why. */
+  readonly licenceCheck: string;
+  readonly obligations: SourceObligations;
   /**
    * conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between;
    * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name;
@@ -40,6 +58,13 @@ export interface CorpusSource {
   readonly files: readonly CorpusFile[];
 }
 
+/**
+ * commercial: only sources whose licence allows commercial use, for everything a model learns or is tuned from
+ * (labels, word clusters, lexicons, the dev part that picks the epoch count); research: every source.
+ */
+export type TrainingProfile = 'commercial' | 'research';
+export const TRAINING_PROFILES: readonly TrainingProfile[] = ['commercial', 'research'];
+
 export interface DataManifest {
   readonly seed: number;
   readonly buckets: number;
@@ -49,16 +74,46 @@ export interface DataManifest {
   /** Word-cluster settings (word-clusters.ts); defaults for any left out. */
   readonly clusters?: Partial<Omit<ClusterOptions, 'seed'>>;
   readonly sources: readonly CorpusSource[];
+  /** The model the repository ships, as the last `train:names` run of its profile wrote it. */
   readonly model: {
     /** Relative to the repository root. */
     readonly file: string;
+    /** The profile it was trained with. */
+    readonly profile: TrainingProfile;
     readonly sha256: string;
     readonly sources: readonly string[];
   };
 }
 
+/** Reads a manifest; throws naming every source whose licence terms are missing or malformed. */
 export function readManifest(file: string): DataManifest {
-  return JSON.parse(readFileSync(file, 'utf8')) as DataManifest;
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as DataManifest;
+  const problems = manifest.sources.flatMap((s) => termProblems(s).map((p) => `${s.id}: ${p}`));
+  if (!TRAINING_PROFILES.includes(manifest.model.profile)) problems.push(`model.profile must be one of ${TRAINING_PROFILES.join(', ')}`);
+  if (problems.length > 0) throw new Error(`${file}: licence terms incomplete:\n  - ${problems.join('\n  - ')}`);
+  return manifest;
+}
+
+// An SPDX expression: ids (or LicenseRef-…) joined by AND / OR, as the manifest writes them (no parentheses).
+const SPDX_EXPRESSION = /^(?:LicenseRef-[A-Za-z0-9.-]+|[A-Za-z0-9][A-Za-z0-9.+-]*)(?: (?:AND|OR) (?:LicenseRef-[A-Za-z0-9.-]+|[A-Za-z0-9][A-Za-z0-9.+-]*))*$/;
+
+/** What is missing or malformed in a source's licence terms (a source without them would slip past the profiles). */
+export function termProblems(source: CorpusSource): string[] {
+  const problems: string[] = [];
+  if (typeof source.licence !== 'string' || source.licence.trim().length < 10) problems.push('licence text missing');
+  if (typeof source.spdx !== 'string' || !SPDX_EXPRESSION.test(source.spdx)) problems.push(`spdx is not an SPDX expression: ${String(source.spdx)}`);
+  if (typeof source.commercialUse !== 'boolean') problems.push('commercialUse must be true or false');
+  if (typeof source.licenceCheck !== 'string' || source.licenceCheck.trim() === '') problems.push('licenceCheck missing');
+  const o = source.obligations as SourceObligations | undefined;
+  if (o === undefined || typeof o.shareAlike !== 'boolean' || !(o.attribution === null || typeof o.attribution === 'string')) {
+    problems.push('obligations must give attribution (text or null) and shareAlike (true or false)');
+  }
+  return problems;
+}
+
+/** The sources a profile may read, before any is switched off: commercial, only those allowing commercial use. */
+export function profileSources(manifest: DataManifest, profile: TrainingProfile): CorpusSource[] {
+  return manifest.sources.filter((s) => profile === 'research' || s.commercialUse);
 }
 
 export function sha256OfFile(file: string): string {

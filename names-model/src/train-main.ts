@@ -1,42 +1,80 @@
 #!/usr/bin/env node
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readManifest } from './manifest.js';
+import { parseArgs } from 'node:util';
+import { quantisedScorer } from '@gateway/privacy/internals';
+import { noticeText } from './licence-terms.js';
+import { readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
 import { f1, precision, recall } from './score-names.js';
 import { scoreTagger, trainNames } from './train-names.js';
-import { quantisedScorer } from '@gateway/privacy/internals';
 
-// npm run train:names [-- --without=<source id>,… --manifest=<file>]
-// Corpora come from NAMES_CORPORA_DIR, then names-model/corpora (the files committed here). Writes the model
-// where the manifest says, its checksum into the manifest and into the proxy's model note.
+// npm run train:names [-- --profile commercial|research] [--without <source id>]… [--out <file.bin>] [--manifest <file>]
+//
+// --profile: commercial (the default) trains only on sources whose licence allows commercial use, for everything
+// (labels, word clusters, lexicon, the dev part); research adds the research-only and non-commercial sources.
+// Where the model goes: --out when given; else, for the profile the repository ships (the manifest's
+// model.profile) with no source switched off, the shipped file, whose checksum then goes into the manifest; else
+// names-model/out/<profile>[-without-<ids>]/person-tagger.bin. Beside the model: its checksum note (the loader
+// checks it) and a NOTICE with the obligations of the sources it used. Corpora come from NAMES_CORPORA_DIR, then
+// names-model/corpora (the files committed here), then the manifest's own corpora directory.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function arg(name: string): string | undefined {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit?.slice(name.length + 3);
+const { values } = parseArgs({
+  options: {
+    profile: { type: 'string', default: 'commercial' },
+    without: { type: 'string', multiple: true, default: [] },
+    out: { type: 'string' },
+    manifest: { type: 'string' },
+  },
+  strict: true,
+});
+function usage(problem: string): never {
+  process.stderr.write(`train:names: ${problem}\n`);
+  process.exit(2);
 }
-
-const manifestFile = resolve(arg('manifest') ?? join(ROOT, 'names-model/manifest.json'));
+const profile = values.profile as TrainingProfile;
+if (!TRAINING_PROFILES.includes(profile)) usage(`--profile must be one of ${TRAINING_PROFILES.join(', ')}, not ${values.profile}`);
+// The note and NOTICE are named after the model file: a name without .bin would have the note overwrite it.
+if (values.out !== undefined && !values.out.endsWith('.bin')) usage(`--out must name a .bin file, not ${values.out}`);
+const manifestFile = resolve(values.manifest ?? join(ROOT, 'names-model/manifest.json'));
 const manifest = readManifest(manifestFile);
-const without = (arg('without') ?? '').split(',').filter((s) => s !== '');
+const without = values.without.flatMap((w) => w.split(',')).filter((s) => s !== '');
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora'), join(dirname(manifestFile), 'corpora')].filter(
   (d): d is string => d !== undefined && d !== '',
 );
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
+const shipped = values.out === undefined && profile === manifest.model.profile && without.length === 0;
+const modelFile = values.out !== undefined
+  ? resolve(values.out)
+  : shipped
+    ? resolve(ROOT, manifest.model.file)
+    : join(ROOT, 'names-model/out', `${profile}${without.length > 0 ? `-without-${without.join('-')}` : ''}`, 'person-tagger.bin');
+
 const t0 = Date.now();
-const result = trainNames({ manifest, corporaDirs: dirs, without, log });
-const modelFile = resolve(ROOT, manifest.model.file);
+const result = trainNames({ manifest, corporaDirs: dirs, profile, without, log });
 mkdirSync(dirname(modelFile), { recursive: true });
 writeFileSync(modelFile, result.bytes);
-writeFileSync(
-  modelFile.replace(/\.bin$/, '.json'),
-  `${JSON.stringify({ sha256: result.sha256, bytes: result.bytes.length, sources: result.sources, epochs: result.epochs }, null, 2)}\n`,
-);
-writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, model: { file: manifest.model.file, sha256: result.sha256, sources: result.sources } }, null, 2)}\n`);
-log(`model: ${manifest.model.file}, ${(result.bytes.length / 1e6).toFixed(1)} MB, sha256 ${result.sha256}, best epoch ${result.epochs}`);
+// The checksum note the loader checks, with the lineage: which profile, which sources on what terms, which files.
+const note = {
+  sha256: result.sha256,
+  bytes: result.bytes.length,
+  profile: result.profile,
+  terms: result.terms,
+  sources: result.sources,
+  epochs: result.epochs,
+  files: result.splits.read.map((r) => ({ source: r.source, local: r.file.local, role: r.file.role, sha256: r.file.sha256 })),
+};
+writeFileSync(modelFile.replace(/\.bin$/, '.json'), `${JSON.stringify(note, null, 2)}\n`);
+writeFileSync(join(dirname(modelFile), 'NOTICE'), noticeText(result.profile, result.sourceTerms));
+if (shipped) {
+  const model = { ...manifest.model, sha256: result.sha256, sources: result.sources };
+  writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, model }, null, 2)}\n`);
+}
+log(`model: ${relative(process.cwd(), modelFile)}, ${(result.bytes.length / 1e6).toFixed(1)} MB, profile ${result.profile}, sha256 ${result.sha256}, best epoch ${result.epochs}`);
+log(`NOTICE: ${relative(process.cwd(), join(dirname(modelFile), 'NOTICE'))}${shipped ? '' : `; run the proxy with NAMES_MODEL=${modelFile}`}`);
 const scorer = quantisedScorer(result.model);
 for (const h of result.splits.heldout) {
   const s = scoreTagger(scorer, h.sentences);

@@ -3,7 +3,8 @@ import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT, type NameLex
 import type { NameModel } from '@gateway/privacy';
 import { encodeNameModel, sha256Hex } from '@gateway/privacy/internals';
 import { quantisedScorer, tagWords, type TagScorer } from '@gateway/privacy/internals';
-import { locateCorpusFiles, type CorpusSource, type DataManifest } from './manifest.js';
+import { termsLine } from './licence-terms.js';
+import { locateCorpusFiles, profileSources, type CorpusFile, type CorpusSource, type DataManifest, type TrainingProfile } from './manifest.js';
 import { AveragedPerceptron, quantisedModel, seededRandom, shuffledOrder } from './perceptron.js';
 import { parseCorpus, type LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, f1, precision, recall, tagSpans, type NameScore } from './score-names.js';
@@ -17,18 +18,30 @@ export interface HeldOutSet {
   readonly sentences: LabelledSentence[];
 }
 
+/** A corpus file a run read, with the source it belongs to: the lineage a model's note records. */
+export interface FileRead {
+  readonly source: string;
+  readonly file: CorpusFile;
+}
+
 export interface CorpusSplits {
   readonly train: LabelledSentence[];
   readonly dev: LabelledSentence[];
   readonly heldout: HeldOutSet[];
+  /** Every file read to make these parts: all a model trained on them can have learned or been tuned from. */
+  readonly read: readonly FileRead[];
 }
 
-/** The sources a run uses: all of the manifest's but those switched off by id. */
-export function chosenSources(manifest: DataManifest, without: readonly string[]): CorpusSource[] {
+/**
+ * The sources a run trains on: the profile's (commercial: only sources whose licence allows commercial use),
+ * less those switched off by id. Everything the run learns or tunes from (labels, word clusters, lexicon, the dev
+ * part) comes from these sources' files alone.
+ */
+export function chosenSources(manifest: DataManifest, profile: TrainingProfile, without: readonly string[] = []): CorpusSource[] {
   const unknown = without.filter((id) => !manifest.sources.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown source(s) to leave out: ${unknown.join(', ')}`);
   // A source kept for the real-text report alone has nothing to train on or tune with.
-  return manifest.sources.filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
+  return profileSources(manifest, profile).filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
 }
 
 /** Reads, checks and splits every file of `sources` (see split.ts for which sentence goes where). */
@@ -37,8 +50,10 @@ export function loadSplits(seed: number, sources: readonly CorpusSource[], dirs:
   const train: LabelledSentence[] = [];
   const dev: LabelledSentence[] = [];
   const heldout = new Map<string, HeldOutSet>();
+  const read: FileRead[] = [];
   for (const source of sources) {
     for (const file of source.files) {
+      read.push({ source: source.id, file });
       const sentences = parseCorpus(source, readFileSync(files.get(file) as string, 'utf8'));
       sentences.forEach((s, i) => {
         if (!inSubsample(seed, file, i, sentences.length)) return;
@@ -54,7 +69,7 @@ export function loadSplits(seed: number, sources: readonly CorpusSource[], dirs:
       });
     }
   }
-  return { train, dev, heldout: [...heldout.values()] };
+  return { train, dev, heldout: [...heldout.values()], read };
 }
 
 /** PERSON spans of the tagger alone against gold, sentence by sentence. */
@@ -94,7 +109,13 @@ export interface TrainResult {
   readonly model: NameModel;
   readonly bytes: Buffer;
   readonly sha256: string;
+  readonly profile: TrainingProfile;
+  /** Ids of the sources trained on, in manifest order. */
   readonly sources: readonly string[];
+  /** The sources themselves, with their licences and obligations (for the NOTICE). */
+  readonly sourceTerms: readonly CorpusSource[];
+  /** The model's terms in a line, as its header states them. */
+  readonly terms: string;
   readonly epochs: number;
   readonly dev: NameScore;
   readonly splits: CorpusSplits;
@@ -103,6 +124,7 @@ export interface TrainResult {
 export interface TrainOptions {
   readonly manifest: DataManifest;
   readonly corporaDirs: readonly string[];
+  readonly profile: TrainingProfile;
   readonly without?: readonly string[];
   readonly log?: (line: string) => void;
 }
@@ -119,14 +141,17 @@ function describe(s: NameScore): string {
 export function trainNames(options: TrainOptions): TrainResult {
   const log = options.log ?? (() => undefined);
   const { manifest } = options;
-  const sources = chosenSources(manifest, options.without ?? []);
+  const sources = chosenSources(manifest, options.profile, options.without ?? []);
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
-  log(`sources: ${sources.map((s) => s.id).join(', ')}`);
+  const terms = termsLine(options.profile, sources);
+  log(`profile ${options.profile}, sources: ${sources.map((s) => s.id).join(', ')}`);
+  log(`terms: ${terms}`);
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
   const lexicon = buildLexicon(manifest, splits.train);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
-  const info = { sources: sources.map((s) => s.id), seed: manifest.seed };
+  // The header states what the model may be used for: the proxy logs profile and terms at start.
+  const info = { profile: options.profile, terms, sources: sources.map((s) => s.id), seed: manifest.seed };
   let best: { model: NameModel; dev: NameScore; epoch: number } | undefined;
   for (let epoch = 1; epoch <= manifest.maxEpochs; epoch++) {
     const t0 = Date.now();
@@ -155,5 +180,16 @@ export function trainNames(options: TrainOptions): TrainResult {
   }
   const model = quantisedModel(manifest.buckets, sum, lexicon, { ...info, epochs: best.epoch, members, trainedOn: 'train+dev' });
   const bytes = encodeNameModel(model);
-  return { model, bytes, sha256: sha256Hex(bytes), sources: info.sources, epochs: best.epoch, dev: best.dev, splits };
+  return {
+    model,
+    bytes,
+    sha256: sha256Hex(bytes),
+    profile: options.profile,
+    sources: info.sources,
+    sourceTerms: sources,
+    terms,
+    epochs: best.epoch,
+    dev: best.dev,
+    splits,
+  };
 }

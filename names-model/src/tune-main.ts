@@ -6,17 +6,18 @@ import { detect } from '@gateway/privacy';
 import { useNameModel, type NameModel } from '@gateway/privacy';
 import { decodeNameModel, encodeNameModel } from '@gateway/privacy/internals';
 import { quantisedScorer } from '@gateway/privacy/internals';
-import { readManifest } from './manifest.js';
+import { profileSources, readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
 import { devDocuments, scoreDocuments } from './document-eval.js';
 import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
-// node names-model/dist/src/tune-main.js [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// node names-model/dist/src/tune-main.js [--profile=commercial|research] [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
 // The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
 // part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
-// source's dev part per language. What the detector's rules and the training choices were tuned with.
+// source's dev part per language. What the detector's rules and the training choices were tuned with. The profile
+// (commercial by default) bounds both: a commercial model is neither trained nor tuned on a research source.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -24,6 +25,8 @@ const clusterOverride = arg('clusters');
 const shipped = readManifest(join(ROOT, 'names-model/manifest.json'));
 // --clusters overrides the manifest's cluster settings one by one.
 const manifest = clusterOverride === undefined ? shipped : { ...shipped, clusters: { ...shipped.clusters, ...(JSON.parse(clusterOverride) as object) } };
+const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
+if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */
@@ -37,7 +40,7 @@ interface DevSet {
 
 function devSets(): DevSet[] {
   const out: DevSet[] = [];
-  for (const source of manifest.sources) {
+  for (const source of profileSources(manifest, profile)) {
     for (const language of [...new Set(source.files.map((f) => f.language))]) {
       const one = { ...source, files: source.files.filter((f) => f.language === language) };
       const dev = loadSplits(manifest.seed, [one], dirs).dev;
@@ -50,9 +53,9 @@ function devSets(): DevSet[] {
 }
 
 function trainOnly(epochs: number): NameModel {
-  // Dev is scored on every source; --without leaves sources out of training only.
+  // Dev is scored on every source of the profile; --without leaves sources out of training only.
   const without = arg('without')?.split(',') ?? [];
-  const splits = loadSplits(manifest.seed, chosenSources(manifest, without), dirs);
+  const splits = loadSplits(manifest.seed, chosenSources(manifest, profile, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
   const lexicon = buildLexicon(manifest, splits.train);
   const buckets = Number(arg('buckets') ?? manifest.buckets);
@@ -63,7 +66,7 @@ function trainOnly(epochs: number): NameModel {
     const t0 = Date.now();
     const errors = perceptron.trainEpoch(splits.train, shuffledOrder(splits.train.length, random));
     if (epoch === epochs || epoch % 4 === 0) {
-      model = perceptron.averagedModel({ epochs: epoch, trainedOn: 'train' });
+      model = perceptron.averagedModel({ profile, epochs: epoch, trainedOn: 'train' });
       const s = scoreTagger(quantisedScorer(model), splits.dev);
       log(`epoch ${epoch}: ${errors} errors, dev tagger P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     } else log(`epoch ${epoch}: ${errors} errors (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
@@ -109,7 +112,7 @@ for (const set of devSets()) {
 }
 for (const [lang, t] of byLang) log(`${lang} all${' '.repeat(16)}tagger ${fmt(t.tagger)}  detector ${fmt(t.detector)}`);
 // Articles (dev files that keep their breaks): each sentence alone, and the article as one text.
-for (const [lang, docs] of devDocuments(manifest.sources, dirs)) {
+for (const [lang, docs] of devDocuments(profileSources(manifest, profile), dirs)) {
   log(`${lang} articles (${docs.length}) sentence by sentence ${fmt(scoreDocuments(docs, false))}  whole article ${fmt(scoreDocuments(docs, true))}`);
 }
 if (errors.length > 0) writeFileSync(arg('errors-file') ?? '/dev/stdout', `${errors.join('\n')}\n`);

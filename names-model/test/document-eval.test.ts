@@ -3,7 +3,17 @@ import { readDocuments, scoreDocuments } from '../src/document-eval.js';
 import type { CorpusSource } from '../src/index.js';
 import { precision, recall } from '../src/score-names.js';
 
-const conll: CorpusSource = { id: 't', name: 't', licence: 't', licenceClass: 'permissive', format: 'conll-indexed', files: [] };
+const conll: CorpusSource = {
+  id: 't',
+  name: 't',
+  licence: 'invented test rows',
+  spdx: 'LicenseRef-test',
+  commercialUse: true,
+  licenceCheck: 'test',
+  obligations: { attribution: null, shareAlike: false },
+  format: 'conll-indexed',
+  files: [],
+};
 const rows = (sentence: string): string =>
   sentence
     .split(' ')

@@ -5,8 +5,11 @@ import { parseCorpus, type CorpusSource } from '../src/index.js';
 const source = (format: CorpusSource['format'], repair?: CorpusSource['repair']): CorpusSource => ({
   id: 't',
   name: 't',
-  licence: 't',
-  licenceClass: 'permissive',
+  licence: 'invented test rows',
+  spdx: 'LicenseRef-test',
+  commercialUse: true,
+  licenceCheck: 'test',
+  obligations: { attribution: null, shareAlike: false },
   format,
   ...(repair === undefined ? {} : { repair }),
   files: [],

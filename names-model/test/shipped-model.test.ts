@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { readManifest, sha256OfFile } from '../src/index.js';
+import { openNameModel } from '@gateway/privacy';
+import { readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
 
 // The model the proxy ships is the one the manifest describes: same checksum in the manifest, in the note the
 // proxy checks at start, and of the file's bytes. And the manifest is complete: every training file's origin,
-// licence and checksum, and no public test split among them.
+// licence and checksum, and no public test split among them. (Licence terms and lineage: lineage.test.ts.)
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
 
@@ -24,7 +25,7 @@ describe('names-model: the shipped model and its manifest', () => {
     expect(manifest.sources.length).to.be.greaterThan(3);
     for (const source of manifest.sources) {
       expect(source.licence, source.id).to.match(/\S{10}/);
-      expect(['permissive', 'research']).to.include(source.licenceClass);
+      expect(source.commercialUse, source.id).to.be.a('boolean');
       for (const file of source.files) {
         expect(file.repository, file.local).to.match(/^github\.com\//);
         expect(file.commit, file.local).to.match(/^[0-9a-f]{40}$/);
@@ -34,8 +35,19 @@ describe('names-model: the shipped model and its manifest', () => {
     }
   });
 
+  it('states its profile and terms at load, with the NOTICE of its sources obligations beside it', () => {
+    const file = join(ROOT, manifest.model.file);
+    const { terms, notice } = shippedModelTerms(manifest);
+    const checked = openNameModel(file);
+    expect(checked.profile).to.equal(manifest.model.profile);
+    expect(checked.terms).to.equal(terms);
+    // Written by train:names (or notice-main.js after a licence correction): regenerate rather than edit by hand.
+    expect(readFileSync(checked.notice as string, 'utf8')).to.equal(notice);
+    if (manifest.model.profile === 'research') expect(checked.terms).to.match(/NOT for commercial use/);
+  });
+
   it('has the committed corpora it says it has', () => {
-    for (const source of manifest.sources.filter((s) => s.licenceClass === 'permissive')) {
+    for (const source of manifest.sources.filter((s) => s.commercialUse)) {
       for (const file of source.files) expect(sha256OfFile(join(ROOT, 'names-model/corpora', file.local))).to.equal(file.sha256);
     }
   });

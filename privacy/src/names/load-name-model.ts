@@ -24,9 +24,12 @@ export interface CheckedNameModel {
   readonly file: string;
   /** hex SHA-256 of the file's bytes */
   readonly sha256: string;
-  /** The training profile, from the model header's `info.profile`: `commercial`, `research`; `unstated` if absent. */
+  /**
+   * The training profile, `commercial` or `research`: the model header's `info.profile`, else the checksum note's
+   * `profile` (a model trained before profiles existed carries it there); `unstated` if neither has it.
+   */
   readonly profile: string;
-  /** Its licence terms in a line, from the header's `info.terms`; a pointer to the manifest if absent. */
+  /** Its licence terms in a line: the header's `info.terms`, else the note's `terms`; a pointer to the manifest if neither. */
   readonly terms: string;
   /** The NOTICE file beside the model (obligations of its sources), or null when there is none. */
   readonly notice: string | null;
@@ -34,8 +37,8 @@ export interface CheckedNameModel {
 
 const UNSTATED_TERMS = "not stated in the model file: see the sources' licences in names-model/manifest.json";
 
-function infoText(model: NameModel, key: string): string | undefined {
-  const value = model.info[key];
+function textOf(record: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const value = record[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
@@ -57,10 +60,15 @@ export function openNameModel(file: string = SHIPPED_NAME_MODEL_FILE): CheckedNa
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new NameModelError(`person-name model ${file} cannot be read (${code}): PERSON detection needs it; ${remedy}`);
   }
-  let expected: string;
+  let note: Record<string, unknown> = {};
+  let expected: string | undefined;
   try {
-    expected = (JSON.parse(readFileSync(noteFileOf(file), 'utf8')) as { sha256: string }).sha256;
+    note = JSON.parse(readFileSync(noteFileOf(file), 'utf8')) as Record<string, unknown>;
+    expected = textOf(note, 'sha256');
   } catch {
+    // reported below, as a note without a checksum
+  }
+  if (expected === undefined) {
     throw new NameModelError(`person-name model checksum note ${noteFileOf(file)} is missing or unreadable; ${remedy}`);
   }
   const actual = sha256Hex(bytes);
@@ -78,8 +86,8 @@ export function openNameModel(file: string = SHIPPED_NAME_MODEL_FILE): CheckedNa
     model,
     file,
     sha256: actual,
-    profile: infoText(model, 'profile') ?? 'unstated',
-    terms: infoText(model, 'terms') ?? UNSTATED_TERMS,
+    profile: textOf(model.info, 'profile') ?? textOf(note, 'profile') ?? 'unstated',
+    terms: textOf(model.info, 'terms') ?? textOf(note, 'terms') ?? UNSTATED_TERMS,
     notice: existsSync(notice) ? notice : null,
   };
 }

@@ -1,11 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { loadNameModel, NameModelError } from '../../src/index.js';
+import { loadNameModel, NameModelError, openNameModel } from '../../src/index.js';
 import { fnv1a } from '../../src/names/name-features.js';
-import { decodeNameModel, encodeNameModel } from '../../src/names/name-model.js';
+import { decodeNameModel, encodeNameModel, sha256Hex } from '../../src/names/name-model.js';
 import { fineClusterOf } from '../../src/names/word-clusters.js';
 import { copyOfModel, corrupt } from '../support/model-files.js';
 
@@ -46,5 +46,31 @@ describe('privacy: loading the person-name model', () => {
     const noNote = copyOfModel();
     writeFileSync(noNote.replace(/\.bin$/, '.json'), '{');
     expect(() => loadNameModel(noNote)).to.throw(NameModelError, /checksum note .* is missing or unreadable/);
+  });
+
+  it('states the profile and terms the header carries, else those of the checksum note, else says they are unstated', () => {
+    // The shipped model predates profiles in the header: its note carries them (names-model/src/notice-main.ts).
+    const shipped = openNameModel();
+    expect(shipped.model.info['profile']).to.equal(undefined);
+    expect(shipped.profile).to.equal('research');
+    expect(shipped.terms).to.match(/^research profile: NOT for commercial use/);
+    expect(shipped.notice).to.match(/NOTICE$/);
+
+    const file = copyOfModel();
+    const note = file.replace(/\.bin$/, '.json');
+    const bare = JSON.parse(readFileSync(note, 'utf8')) as { sha256: string };
+    writeFileSync(note, JSON.stringify({ sha256: bare.sha256 }));
+    expect(openNameModel(file)).to.include({ profile: 'unstated', notice: null });
+    expect(openNameModel(file).terms).to.match(/not stated in the model file/);
+
+    // The header rewritten in place (re-encoding would gzip 19 MB again): as training writes a profiled model.
+    const bytes = readFileSync(file);
+    const eol = bytes.indexOf(0x0a, 6);
+    const header = JSON.parse(bytes.subarray(6, eol).toString('utf8')) as { info: Record<string, unknown> };
+    header.info = { ...header.info, profile: 'commercial', terms: 'commercial profile: commercial use allowed' };
+    const stamped = Buffer.concat([bytes.subarray(0, 6), Buffer.from(JSON.stringify(header)), bytes.subarray(eol)]);
+    writeFileSync(file, stamped);
+    writeFileSync(note, JSON.stringify({ sha256: sha256Hex(stamped), profile: 'research', terms: 'ignored: the header says' }));
+    expect(openNameModel(file)).to.include({ profile: 'commercial', terms: 'commercial profile: commercial use allowed' });
   });
 });

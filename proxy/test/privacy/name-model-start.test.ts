@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -51,8 +51,10 @@ describe('proxy: the person-name model at start', () => {
   it('loads the shipped model by default and states its digest, profile and terms', async () => {
     const line = await firstLogLine({}, 'person-name model loaded');
     expect(line).to.include({ names_model: SHIPPED_NAME_MODEL_FILE, names_model_sha256: createHash('sha256').update(readFileSync(SHIPPED_NAME_MODEL_FILE)).digest('hex') });
-    expect(line['profile']).to.be.a('string').and.not.equal('');
-    expect(line['terms']).to.be.a('string').and.not.equal('');
+    // The shipped model states a profile (from its note: its header predates profiles), its terms, and the NOTICE.
+    expect(['commercial', 'research']).to.include(line['profile']);
+    expect(line['terms']).to.match(new RegExp(`^${String(line['profile'])} profile: `));
+    expect(line['notice']).to.equal(join(dirname(SHIPPED_NAME_MODEL_FILE), 'NOTICE'));
   });
 
   it('loads the model NAMES_MODEL names, checked like the shipped one, and states the profile and terms it carries', async () => {

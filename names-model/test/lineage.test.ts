@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { openNameModel } from '@gateway/privacy';
+import { decodeNameModel } from '@gateway/privacy/internals';
+import { chosenSources, loadSplits, readManifest, termProblems, trainNames } from '../src/index.js';
+import type { CorpusSource, DataManifest } from '../src/index.js';
+
+// The profiles' licence and lineage check. A commercial model must not learn or be tuned from anything a source
+// refusing commercial use wrote: not its labels, not word clusters or a lexicon built from its text, not the dev
+// part that picks the epoch count. All of these are computed from the files loadSplits reads, so the check is on
+// which files a build reads: by the manifest, by the training code's selection, and by a real fixture training.
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const FIXTURES = join(ROOT, 'names-model/fixtures');
+const TRAIN_MAIN = join(ROOT, 'names-model/dist/src/train-main.js');
+const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
+const fixture = readManifest(join(FIXTURES, 'manifest.fixture.json'));
+const fixtureCorpora = [join(FIXTURES, 'corpora')];
+
+// SPDX ids whose terms allow a commercially used model to be trained on the data. A source may claim commercial
+// use only with these; adding one is a decision about a licence, made here on purpose, not by a manifest edit.
+const COMMERCIAL_IDS = new Set([
+  'CC0-1.0',
+  'PDDL-1.0',
+  'CC-BY-2.5',
+  'CC-BY-3.0',
+  'CC-BY-4.0',
+  'CC-BY-SA-3.0',
+  'CC-BY-SA-4.0',
+  'ODC-By-1.0',
+  'ODbL-1.0',
+  'MIT',
+  'Apache-2.0',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  // the repository's own invented fixture sentences
+  'LicenseRef-gateway-fixture',
+]);
+
+const idsOf = (spdx: string): string[] => spdx.split(/ (?:AND|OR) /);
+/** Every file of a source, by where it lies and by its bytes: a copy under another name is the same data. */
+const filesOf = (sources: readonly CorpusSource[]): Set<string> => new Set(sources.flatMap((s) => s.files.flatMap((f) => [f.local, f.sha256])));
+const refusing = (m: DataManifest): CorpusSource[] => m.sources.filter((s) => !s.commercialUse);
+
+describe('names-model: licence terms and the profiles lineage', function () {
+  this.timeout(120_000);
+
+  it('states every source licence as an SPDX id, whether it allows commercial use, and its obligations, consistently', () => {
+    for (const m of [manifest, fixture]) {
+      for (const source of m.sources) {
+        expect(termProblems(source), source.id).to.deep.equal([]);
+        const ids = idsOf(source.spdx);
+        if (source.commercialUse) {
+          // OR: one permitted alternative suffices; AND (or a single id): every one must permit it.
+          const allowed = source.spdx.includes(' OR ') ? ids.some((id) => COMMERCIAL_IDS.has(id)) : ids.every((id) => COMMERCIAL_IDS.has(id));
+          expect(allowed, `${source.id} claims commercial use under ${source.spdx}`).to.equal(true);
+        }
+        if (ids.some((id) => /-NC-/.test(id))) expect(source.commercialUse, `${source.id}: ${source.spdx} is non-commercial`).to.equal(false);
+        if (ids.some((id) => /-SA-/.test(id))) expect(source.obligations.shareAlike, `${source.id}: ${source.spdx} is share-alike`).to.equal(true);
+        if (ids.some((id) => /^CC-BY/.test(id))) expect(source.obligations.attribution, `${source.id}: ${source.spdx} asks attribution`).to.be.a('string');
+        if (!source.commercialUse) expect(source.licenceCheck.length, `${source.id}: why commercial use is refused`).to.be.greaterThan(40);
+      }
+    }
+    // The shipped research model's sources refuse commercial use; were the shipped profile switched to commercial,
+    // every source it names would have to allow it.
+    if (manifest.model.profile === 'commercial') {
+      for (const id of manifest.model.sources) expect(manifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
+    }
+  });
+
+  it('selects for a commercial build only sources allowing commercial use, sharing no file (by path or bytes) with the others', () => {
+    const commercial = chosenSources(manifest, 'commercial');
+    expect(commercial.map((s) => s.id)).to.deep.equal(['germeval2014', 'europeana', 'uner-en-ewt-train']);
+    const forbidden = filesOf(refusing(manifest));
+    for (const source of commercial) {
+      expect(source.commercialUse, source.id).to.equal(true);
+      for (const file of source.files) {
+        expect(forbidden.has(file.local), file.local).to.equal(false);
+        expect(forbidden.has(file.sha256), file.local).to.equal(false);
+      }
+    }
+    // research: every source with something to train on; a report-only source is read by neither.
+    const research = chosenSources(manifest, 'research').map((s) => s.id);
+    expect(research).to.include.members(refusing(manifest).map((s) => s.id));
+    expect(research).to.include.members(commercial.map((s) => s.id));
+    expect(research).not.to.include('uner-en-ewt');
+  });
+
+  it('reads, in a commercial build from the committed corpora, only files of commercial sources, in every role', () => {
+    const splits = loadSplits(manifest.seed, chosenSources(manifest, 'commercial'), [join(ROOT, 'names-model/corpora')]);
+    const forbidden = filesOf(refusing(manifest));
+    expect(splits.read.length).to.be.greaterThan(3);
+    for (const { source, file } of splits.read) {
+      expect(manifest.sources.find((s) => s.id === source)?.commercialUse, source).to.equal(true);
+      expect(forbidden.has(file.local) || forbidden.has(file.sha256), file.local).to.equal(false);
+    }
+    expect(splits.train.length).to.be.greaterThan(1000);
+    expect(splits.dev.length).to.be.greaterThan(50);
+  });
+
+  it('drops a source switched off with --without, every file of it', () => {
+    for (const id of ['wikineural', 'europeana']) {
+      const kept = chosenSources(manifest, 'research', [id]);
+      expect(kept.map((s) => s.id)).not.to.include(id);
+      const dropped = manifest.sources.find((s) => s.id === id) as CorpusSource;
+      const keptFiles = new Set(kept.flatMap((s) => s.files.map((f) => f.local)));
+      for (const file of dropped.files) expect(keptFiles.has(file.local), file.local).to.equal(false);
+    }
+    const splits = loadSplits(fixture.seed, chosenSources(fixture, 'research', ['fixture-research']), fixtureCorpora);
+    expect(splits.read.map((r) => r.source)).not.to.include('fixture-research');
+  });
+
+  it('trains the same commercial model whether or not the manifest lists research sources, and needs none of their files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-commercial-only-'));
+    mkdirSync(join(dir, 'fixture'));
+    copyFileSync(join(FIXTURES, 'corpora/fixture/fixture-train.conllu'), join(dir, 'fixture/fixture-train.conllu'));
+    // Only the commercial fixture's file is present: the research source's train and dev files are not.
+    const commercial = trainNames({ manifest: fixture, corporaDirs: [dir], profile: 'commercial' });
+    const withoutResearch = trainNames({ manifest: { ...fixture, sources: fixture.sources.filter((s) => s.commercialUse) }, corporaDirs: [dir], profile: 'commercial' });
+    expect(commercial.bytes.equals(withoutResearch.bytes)).to.equal(true);
+    expect(commercial.splits.read.map((r) => r.source)).to.deep.equal(['fixture', 'fixture-more']);
+    const info = decodeNameModel(commercial.bytes).info;
+    expect(info).to.include({ profile: 'commercial' });
+    expect(info['sources']).to.deep.equal(['fixture', 'fixture-more']);
+    expect(info['terms']).to.match(/^commercial profile: commercial use allowed by every source/);
+    expect(() => trainNames({ manifest: fixture, corporaDirs: [dir], profile: 'research' })).to.throw(/fixture-research-train\.conllu: not found/);
+  });
+
+  it('reads the research sources train and dev files in a research build, and the model they make differs', () => {
+    const research = trainNames({ manifest: fixture, corporaDirs: fixtureCorpora, profile: 'research' });
+    const read = research.splits.read.filter((r) => r.source === 'fixture-research').map((r) => r.file.role);
+    expect(read).to.deep.equal(['train', 'dev']);
+    expect(decodeNameModel(research.bytes).info).to.include({ profile: 'research' });
+    expect(research.terms).to.match(/NOT for commercial use \(sources that refuse it: fixture-research LicenseRef-gateway-fixture-research-only\)/);
+    const commercial = trainNames({ manifest: fixture, corporaDirs: fixtureCorpora, profile: 'commercial' });
+    const weights = (w: Int16Array): Buffer => Buffer.from(w.buffer, w.byteOffset, w.byteLength);
+    expect(weights(research.model.weights).equals(weights(commercial.model.weights))).to.equal(false);
+  });
+
+  it('npm run train:names -- --profile commercial: trains the fixture end to end, the model, its note and NOTICE naming the profile', () => {
+    const before = readFileSync(join(FIXTURES, 'manifest.fixture.json'), 'utf8');
+    const out = join(mkdtempSync(join(tmpdir(), 'names-train-main-')), 'person-tagger.bin');
+    const run = spawnSync(process.execPath, [TRAIN_MAIN, '--manifest', join(FIXTURES, 'manifest.fixture.json'), '--profile', 'commercial', '--out', out], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, NAMES_CORPORA_DIR: join(FIXTURES, 'corpora') },
+    });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/profile commercial, sources: fixture, fixture-more\n/);
+    const checked = openNameModel(out);
+    expect(checked.profile).to.equal('commercial');
+    expect(checked.terms).to.match(/^commercial profile: commercial use allowed/);
+    expect(checked.model.info['sources']).to.deep.equal(['fixture', 'fixture-more']);
+    const note = JSON.parse(readFileSync(out.replace(/\.bin$/, '.json'), 'utf8')) as { profile: string; sources: string[]; files: { source: string }[] };
+    expect(note.profile).to.equal('commercial');
+    expect(note.files.map((f) => f.source)).to.deep.equal(['fixture', 'fixture-more']);
+    const notice = readFileSync(checked.notice as string, 'utf8');
+    expect(notice).to.match(/^Profile: commercial$/m);
+    expect(notice).to.match(/^== fixture: /m);
+    expect(notice).not.to.match(/fixture-research/);
+    // A build written elsewhere leaves the manifest's record of the shipped model alone.
+    expect(readFileSync(join(FIXTURES, 'manifest.fixture.json'), 'utf8')).to.equal(before);
+  });
+
+  it('refuses an unknown profile before reading anything', () => {
+    const run = spawnSync(process.execPath, [TRAIN_MAIN, '--manifest', join(FIXTURES, 'manifest.fixture.json'), '--profile', 'everything'], { encoding: 'utf8' });
+    expect(run.status).not.to.equal(0);
+    expect(run.stderr).to.match(/--profile must be one of commercial, research, not everything/);
+  });
+});
