@@ -12,6 +12,8 @@ import type { UsageReporter } from './usage-reporter.js';
 export interface ProxyDeps {
   config: GatewayConfig;
   log: Logger;
+  /** the access-log lines (one a request), written in batches: a write(2) per line cost more than the line */
+  accessLog: Logger;
   policy: PolicyClient;
   inflight: InflightRegistry;
   reporter: UsageReporter;

@@ -24,7 +24,7 @@ export {
 } from './errors.js';
 export type { VendorErrorType, VendorErrorBody, GatewayErrorOptions } from './errors.js';
 export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newAttemptId, leaseIdFor, newRecordId } from './ids.js';
-export { createLogger } from './logger.js';
+export { batchedStdout, createLogger } from './logger.js';
 export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { Logger } from './logger.js';
