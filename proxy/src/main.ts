@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, batchedStdout, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
+import { ConfigError, batchedStdout, createLineLog, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
 import { NameModelError } from '@gateway/privacy';
 import { runProxy } from './run.js';
 
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   }
   const log = createLogger('proxy', config.logLevel);
   // Access lines in batches; every other line (warnings and errors above all) goes out as it is written.
-  const running = await runProxy(config, log, createLogger('proxy', config.logLevel, batchedStdout()));
+  const running = await runProxy(config, log, createLineLog('proxy', config.logLevel, batchedStdout()));
   stopOnSignals(log, config.drain.timeoutMs, (options) => running.stop(options));
 }
 
