@@ -5,6 +5,8 @@
 //             process on one bidirectional gRPC stream, which runs one Redis script per message, then forwards with
 //             undici, relays (a stream chunk by chunk), and reports on the stream
 //   gateway   this gateway as `npm run bench` runs it (live key, privacy off, counters on Redis)
+//   gateway-uds  (BENCH_UDS=1) a second proxy of the same gateway dialling the same policy service over a Unix
+//             domain socket (POLICY_ADDR=unix:///…) instead of TCP
 // Each round runs, per arm: requests one at a time (latency), streamed requests one at a time (time to first
 // token: the first chunk holding a content_block_delta), then 16 in flight for a fixed time (requests/s). Around
 // each phase the CPU time of each of the arm's processes is read from /proc/<pid>/stat, so CPU µs per request is
@@ -12,7 +14,7 @@
 // is the product's own work on the path of a request, the skeleton's the floor any build of this design pays here.
 //
 //   node bench/architecture-floor.mjs [--cpu-prof]
-//   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500)
+//   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0)
 // --cpu-prof: the skeleton's and the gateway's proxies write V8 CPU profiles; the top of each is printed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -31,6 +33,7 @@ const PER_ROUND = intFromEnv('BENCH_PER_ROUND', 400, 1);
 const CONCURRENCY = intFromEnv('BENCH_CONCURRENCY', 16, 1);
 const CONCURRENT_MS = intFromEnv('BENCH_CONCURRENT_MS', 2500, 100);
 const CPU_PROF = process.argv.includes('--cpu-prof');
+const UDS = process.env.BENCH_UDS === '1';
 const MESSAGE = { model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Please summarise the attached meeting notes in three bullet points and send them to jane.doe@example.com.' }] };
 const BODY = JSON.stringify(MESSAGE);
 const STREAM_BODY = JSON.stringify({ ...MESSAGE, stream: true });
@@ -75,15 +78,18 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { GATEWAY_DATA_DIR: dataDir, REDIS_URL: redis.url, METRICS_PORT: '0', ADMIN_PORT: '0' };
-  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: process.env.BENCH_POLICY_ADDR ?? '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/);
-  const policyAddr = process.env.BENCH_POLICY_ADDR ?? `127.0.0.1:${policy.port}`;
-  const proxy = await start('proxy/dist/src/main.js', { ...env, POLICY_ADDR: policyAddr, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' }, /"port":(\d+).*"proxy listening"/, prof('gateway'));
+  const socket = join(dataDir, 'policy.sock');
+  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: UDS ? `unix://${socket},127.0.0.1:0` : '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/);
+  const proxyEnv = { ...env, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' };
+  const proxy = await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+).*"proxy listening"/, prof('gateway'));
+  const udsProxy = UDS ? await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `unix://${socket}` }, /"port":(\d+).*"proxy listening"/) : undefined;
   const key = await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'off', plan: { name: 'bench', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
 
   const arms = [
     { name: 'direct', port: mock.port, headers: {}, procs: [{ name: 'mock', pid: mock.pid }] },
     { name: 'skeleton', port: skeleton.port, headers: {}, procs: [{ name: 'proxy', pid: skeleton.pid }, { name: 'policy', pid: skeletonPolicy.pid }] },
     { name: 'gateway', port: proxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: proxy.pid }, { name: 'policy', pid: policy.pid }] },
+    ...(udsProxy === undefined ? [] : [{ name: 'gateway-uds', port: udsProxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: udsProxy.pid }, { name: 'policy', pid: policy.pid }] }]),
   ].map((a) => ({
     ...a,
     pool: new Pool(`http://127.0.0.1:${a.port}`, { connections: CONCURRENCY }),
@@ -164,7 +170,7 @@ async function main() {
     process.stderr.write(`bench:floor: round ${round + 1}/${ROUNDS} done\n`);
   }
 
-  const [direct, sk, gw] = arms;
+  const [direct, sk, gw, uds] = arms;
   const p = (a, k, q) => percentile(a[k], q);
   const ms = (x) => `${x.toFixed(2)} ms`;
   const usPer = (cpu, name) => (1000 * (cpu.ms[name] ?? Number.NaN)) / cpu.n;
@@ -184,6 +190,9 @@ async function main() {
   const ratio = percentile(gw.rps, 0.5) / percentile(sk.rps, 0.5);
   out.push('');
   out.push(`gateway − skeleton: added p50 ${ms(p(gw, 'ms', 0.5) - p(sk, 'ms', 0.5))}, TTFT p50 ${ms(p(gw, 'ttft', 0.5) - p(sk, 'ttft', 0.5))}, proxy CPU ${(usPer(gw.cpu.conc, 'proxy') - usPer(sk.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s at ${CONCURRENCY} in flight ${ratio.toFixed(2)}× the skeleton's.`);
+  if (uds !== undefined) {
+    out.push(`gateway-uds − gateway (the policy stream over a Unix domain socket instead of TCP): added p50 ${ms(p(uds, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU ${(usPer(uds.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request, policy CPU ${(usPer(uds.cpu.conc, 'policy') - usPer(gw.cpu.conc, 'policy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s ${(percentile(uds.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}× the TCP gateway's.`);
+  }
   const rows = arms.map((a) => ({
     arm: a.name, p50: p(a, 'ms', 0.5), p99: p(a, 'ms', 0.99), ttftP50: p(a, 'ttft', 0.5), ttftP99: p(a, 'ttft', 0.99),
     rps: a.rps, errors: a.errors,
