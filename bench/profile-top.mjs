@@ -32,7 +32,7 @@ export function topSelfTime(file, n = 15) {
  */
 export const PROXY_AREAS = [
   ['attestation (signing)', /proxy\/dist\/src\/attestation\//],
-  ['access log (pino)', /\/pino\/|sonic-boom|proxy\/dist\/src\/access-log/],
+  ['access log (pino, line log)', /\/pino\/|sonic-boom|proxy\/dist\/src\/access-log|shared\/dist\/src\/logger/],
   ['metrics (prom-client)', /prom-client|proxy\/dist\/src\/proxy-metrics/],
   ['tracing', /@opentelemetry|proxy\/dist\/src\/tracing\//],
   ['policy gRPC (grpc-js, protobuf)', /@grpc|protobufjs|proto-loader|proxy\/dist\/src\/(grpc-policy-client|policy-session|policy-replicas|usage-reporter|usage-spool)/],
