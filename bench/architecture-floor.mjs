@@ -1,35 +1,49 @@
 // `npm run bench:floor`: what the customer's architecture costs on this machine before any of the product's work,
-// side by side with the gateway, one request at a time. Arms, alternating in rounds:
+// side by side with the gateway. Arms, alternating in rounds:
 //   direct    the fast mock upstream (bench/fast-mock.mjs)
 //   skeleton  the architecture and nothing else (bench/skeleton/): an HTTP proxy that reads the body, asks a policy
 //             process on one bidirectional gRPC stream, which runs one Redis script per message, then forwards with
-//             undici, relays, and reports on the stream
+//             undici, relays (a stream chunk by chunk), and reports on the stream
 //   gateway   this gateway as `npm run bench` runs it (live key, privacy off, counters on Redis)
-// Figures are added over direct at the same percentile. The gap between skeleton and gateway is the product's own
-// work on the path of a request; the skeleton's is the floor any build of this design pays here.
+//   gateway-uds  (BENCH_UDS=1) a second proxy of the same gateway dialling the same policy service over a Unix
+//             domain socket (POLICY_ADDR=unix:///…) instead of TCP
+// Each round runs, per arm: requests one at a time (latency), streamed requests one at a time (time to first
+// token: the first chunk holding a content_block_delta), then 16 in flight for a fixed time (requests/s). Around
+// each phase the CPU time of each of the arm's processes is read from /proc/<pid>/stat, so CPU µs per request is
+// per process. Latency figures are added over direct at the same percentile; the gap between skeleton and gateway
+// is the product's own work on the path of a request, the skeleton's the floor any build of this design pays here.
 //
-//   node bench/architecture-floor.mjs        knobs: BENCH_ROUNDS (8), BENCH_PER_ROUND (500)
+//   node bench/architecture-floor.mjs [--cpu-prof]
+//   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0)
+// --cpu-prof: the skeleton's and the gateway's proxies write V8 CPU profiles; the top of each is printed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
-import { intFromEnv, machine, percentile } from './stats.mjs';
+import { busyTimeByArea, topSelfTime } from './profile-top.mjs';
+import { intFromEnv, machine, percentile, processCpuMs } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const ROUNDS = intFromEnv('BENCH_ROUNDS', 8, 1);
-const PER_ROUND = intFromEnv('BENCH_PER_ROUND', 500, 1);
-const BODY = JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Please summarise the attached meeting notes in three bullet points and send them to jane.doe@example.com.' }] });
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 6, 1);
+const PER_ROUND = intFromEnv('BENCH_PER_ROUND', 400, 1);
+const CONCURRENCY = intFromEnv('BENCH_CONCURRENCY', 16, 1);
+const CONCURRENT_MS = intFromEnv('BENCH_CONCURRENT_MS', 2500, 100);
+const CPU_PROF = process.argv.includes('--cpu-prof');
+const UDS = process.env.BENCH_UDS === '1';
+const MESSAGE = { model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Please summarise the attached meeting notes in three bullet points and send them to jane.doe@example.com.' }] };
+const BODY = JSON.stringify(MESSAGE);
+const STREAM_BODY = JSON.stringify({ ...MESSAGE, stream: true });
 
 const cleanups = [];
 const children = [];
-/** Starts a node child from the repository root; resolves with the match of `ready` on its stdout. */
-function start(script, env, ready) {
+/** Starts a node child from the repository root; resolves with its pid and the match of `ready` on its stdout. */
+function start(script, env, ready, execArgv = []) {
   return new Promise((resolveReady, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [...execArgv, script], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(child);
     let seen = '';
     child.stdout.on('data', (d) => {
@@ -38,69 +52,172 @@ function start(script, env, ready) {
       if (m === null) return;
       child.stdout.removeAllListeners('data');
       child.stdout.resume();
-      resolveReady(m);
+      resolveReady({ port: Number(m[1]), pid: child.pid });
     });
     child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
 }
 
+/** CPU ms of each named process, read now. */
+const cpuOf = (procs) => Object.fromEntries(procs.map((p) => [p.name, processCpuMs(p.pid)]));
+
 async function main() {
+  const profDir = mkdtempSync(join(tmpdir(), 'bench-floor-prof-'));
+  if (!CPU_PROF) cleanups.push(() => rmSync(profDir, { recursive: true, force: true }));
+  const prof = (name) => (CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, name)}`] : []);
   const mock = await start('bench/fast-mock.mjs', {}, /"port":(\d+)/);
-  const upstream = `http://127.0.0.1:${mock[1]}`;
+  const upstream = `http://127.0.0.1:${mock.port}`;
 
   const skeletonRedis = await RedisServerProcess.start();
   cleanups.push(() => skeletonRedis.stop());
   const skeletonPolicy = await start('bench/skeleton/policy.mjs', { REDIS_URL: skeletonRedis.url }, /"port":(\d+)/);
-  const skeleton = await start('bench/skeleton/proxy.mjs', { POLICY_PORT: skeletonPolicy[1], UPSTREAM_ORIGIN: upstream }, /"port":(\d+)/);
+  const skeleton = await start('bench/skeleton/proxy.mjs', { POLICY_PORT: String(skeletonPolicy.port), UPSTREAM_ORIGIN: upstream }, /"port":(\d+)/, prof('skeleton'));
 
   const redis = await RedisServerProcess.start();
   cleanups.push(() => redis.stop());
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { GATEWAY_DATA_DIR: dataDir, REDIS_URL: redis.url, METRICS_PORT: '0', ADMIN_PORT: '0' };
-  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/);
-  const proxy = await start('proxy/dist/src/main.js', { ...env, POLICY_ADDR: `127.0.0.1:${policy[1]}`, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' }, /"port":(\d+).*"proxy listening"/);
+  const socket = join(dataDir, 'policy.sock');
+  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: UDS ? `unix://${socket},127.0.0.1:0` : '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/);
+  const proxyEnv = { ...env, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' };
+  const proxy = await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+).*"proxy listening"/, prof('gateway'));
+  const udsProxy = UDS ? await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `unix://${socket}` }, /"port":(\d+).*"proxy listening"/) : undefined;
   const key = await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'off', plan: { name: 'bench', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
 
   const arms = [
-    { name: 'direct', port: mock[1], headers: {} },
-    { name: 'skeleton', port: skeleton[1], headers: {} },
-    { name: 'gateway', port: proxy[1], headers: { 'x-api-key': key.key } },
-  ].map((a) => ({ ...a, pool: new Pool(`http://127.0.0.1:${a.port}`, { connections: 16 }), ms: [] }));
+    { name: 'direct', port: mock.port, headers: {}, procs: [{ name: 'mock', pid: mock.pid }] },
+    { name: 'skeleton', port: skeleton.port, headers: {}, procs: [{ name: 'proxy', pid: skeleton.pid }, { name: 'policy', pid: skeletonPolicy.pid }] },
+    { name: 'gateway', port: proxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: proxy.pid }, { name: 'policy', pid: policy.pid }] },
+    ...(udsProxy === undefined ? [] : [{ name: 'gateway-uds', port: udsProxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: udsProxy.pid }, { name: 'policy', pid: policy.pid }] }]),
+  ].map((a) => ({
+    ...a,
+    pool: new Pool(`http://127.0.0.1:${a.port}`, { connections: CONCURRENCY }),
+    ms: [], ttft: [], streamMs: [], rps: [], errors: 0, sent: 0,
+    cpu: { seq: { n: 0, ms: {} }, conc: { n: 0, ms: {} } },
+  }));
   cleanups.push(() => Promise.all(arms.map((a) => a.pool.close())));
+  const headersOf = (arm) => ({ 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...arm.headers });
   const send = async (arm) => {
+    arm.sent += 1;
     const t0 = performance.now();
-    const res = await arm.pool.request({ path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...arm.headers }, body: BODY });
+    const res = await arm.pool.request({ path: '/v1/messages', method: 'POST', headers: headersOf(arm), body: BODY });
     await res.body.text();
     if (res.statusCode !== 200) throw new Error(`${arm.name} answered ${res.statusCode}`);
     return performance.now() - t0;
   };
-  process.stderr.write(`bench:floor: warming up, then ${ROUNDS} rounds of ${PER_ROUND} sequential requests per arm\n`);
+  const sendStreamed = async (arm) => {
+    arm.sent += 1;
+    const t0 = performance.now();
+    const res = await arm.pool.request({ path: '/v1/messages', method: 'POST', headers: headersOf(arm), body: STREAM_BODY });
+    let ttft = Number.NaN;
+    let seen = '';
+    for await (const chunk of res.body) {
+      if (Number.isNaN(ttft)) {
+        seen += chunk;
+        if (seen.includes('content_block_delta')) ttft = performance.now() - t0;
+      }
+    }
+    if (res.statusCode !== 200 || Number.isNaN(ttft)) throw new Error(`${arm.name} answered ${res.statusCode} to a stream`);
+    return { ttft, total: performance.now() - t0 };
+  };
+  /** Runs `phase` and adds the CPU each of the arm's processes used to `into`, with the requests it made. */
+  const measured = async (arm, into, phase) => {
+    const before = cpuOf(arm.procs);
+    const n = await phase();
+    const after = cpuOf(arm.procs);
+    into.n += n;
+    for (const p of arm.procs) into.ms[p.name] = (into.ms[p.name] ?? 0) + after[p.name] - before[p.name];
+  };
+  const concurrently = async (arm) => {
+    let done = 0;
+    const t0 = performance.now();
+    const until = t0 + CONCURRENT_MS;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        try {
+          await send(arm);
+          done += 1;
+        } catch {
+          arm.errors += 1;
+        }
+      }
+    }));
+    arm.rps.push((done * 1000) / (performance.now() - t0));
+    return done;
+  };
+
+  process.stderr.write(`bench:floor: warming up, then ${ROUNDS} rounds per arm of ${PER_ROUND} sequential, ${PER_ROUND / 2} streamed and ${CONCURRENT_MS} ms at ${CONCURRENCY} in flight\n`);
   for (const arm of arms) {
     const until = performance.now() + 2000;
-    while (performance.now() < until) await Promise.all(Array.from({ length: 16 }, () => send(arm)));
-    for (let i = 0; i < 200; i += 1) await send(arm);
+    while (performance.now() < until) await Promise.all(Array.from({ length: CONCURRENCY }, () => send(arm)));
+    for (let i = 0; i < 100; i += 1) await send(arm);
+    for (let i = 0; i < 100; i += 1) await sendStreamed(arm);
   }
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const arm of arms.map((_, i) => arms[(i + round) % arms.length])) {
-      for (let i = 0; i < PER_ROUND; i += 1) arm.ms.push(await send(arm));
+      await measured(arm, arm.cpu.seq, async () => {
+        for (let i = 0; i < PER_ROUND; i += 1) arm.ms.push(await send(arm));
+        return PER_ROUND;
+      });
+      for (let i = 0; i < PER_ROUND / 2; i += 1) {
+        const { ttft, total } = await sendStreamed(arm);
+        arm.ttft.push(ttft);
+        arm.streamMs.push(total);
+      }
+      await measured(arm, arm.cpu.conc, () => concurrently(arm));
     }
+    process.stderr.write(`bench:floor: round ${round + 1}/${ROUNDS} done\n`);
   }
-  const direct = arms[0];
-  const rows = arms.map((a) => ({
-    arm: a.name,
-    p50: percentile(a.ms, 0.5),
-    p99: percentile(a.ms, 0.99),
-    addedP50: percentile(a.ms, 0.5) - percentile(direct.ms, 0.5),
-    addedP99: percentile(a.ms, 0.99) - percentile(direct.ms, 0.99),
-  }));
+
+  const [direct, sk, gw, uds] = arms;
+  const p = (a, k, q) => percentile(a[k], q);
   const ms = (x) => `${x.toFixed(2)} ms`;
-  const out = [`bench:floor, ${new Date().toISOString()}, ${JSON.stringify(machine())}`, '', '| arm | p50 | p99 | added p50 | added p99 |', '|---|---|---|---|---|'];
-  for (const r of rows) out.push(`| ${r.arm} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.addedP50)} | ${ms(r.addedP99)} |`);
-  const [, sk, gw] = rows;
-  out.push('', `The product's own work on a request's path: ${ms(gw.addedP50 - sk.addedP50)} at p50 (gateway − skeleton).`);
-  out.push(`result: ${JSON.stringify({ rounds: ROUNDS, perRound: PER_ROUND, rows })}`);
+  const usPer = (cpu, name) => (1000 * (cpu.ms[name] ?? Number.NaN)) / cpu.n;
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const out = [`bench:floor, ${new Date().toISOString()}, ${JSON.stringify(machine())}`, ''];
+  out.push(`1 in flight (${ROUNDS * PER_ROUND} requests, ${ROUNDS * PER_ROUND / 2} streamed, per arm):`, '');
+  out.push('| arm | p50 | p99 | added p50 | added p99 | TTFT p50 | TTFT p99 | added TTFT p50 |', '|---|---|---|---|---|---|---|---|');
+  for (const a of arms) {
+    out.push(`| ${a.name} | ${ms(p(a, 'ms', 0.5))} | ${ms(p(a, 'ms', 0.99))} | ${ms(p(a, 'ms', 0.5) - p(direct, 'ms', 0.5))} | ${ms(p(a, 'ms', 0.99) - p(direct, 'ms', 0.99))} | ${ms(p(a, 'ttft', 0.5))} | ${ms(p(a, 'ttft', 0.99))} | ${ms(p(a, 'ttft', 0.5) - p(direct, 'ttft', 0.5))} |`);
+  }
+  out.push('', `${CONCURRENCY} in flight (${ROUNDS} × ${CONCURRENT_MS} ms per arm):`, '');
+  out.push('| arm | req/s median | req/s per round (sorted) | errors |', '|---|---|---|---|');
+  for (const a of arms) out.push(`| ${a.name} | ${percentile(a.rps, 0.5).toFixed(0)} | ${sorted(a.rps).map((x) => x.toFixed(0)).join(', ')} | ${a.errors} |`);
+  out.push('', 'CPU µs per request, per process (/proc/<pid>/stat):', '');
+  out.push('| arm | process | 1 in flight | 16 in flight |', '|---|---|---|---|');
+  for (const a of arms) for (const pr of a.procs) out.push(`| ${a.name} | ${pr.name} | ${usPer(a.cpu.seq, pr.name).toFixed(0)} | ${usPer(a.cpu.conc, pr.name).toFixed(0)} |`);
+  const ratio = percentile(gw.rps, 0.5) / percentile(sk.rps, 0.5);
+  out.push('');
+  out.push(`gateway − skeleton: added p50 ${ms(p(gw, 'ms', 0.5) - p(sk, 'ms', 0.5))}, TTFT p50 ${ms(p(gw, 'ttft', 0.5) - p(sk, 'ttft', 0.5))}, proxy CPU ${(usPer(gw.cpu.conc, 'proxy') - usPer(sk.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s at ${CONCURRENCY} in flight ${ratio.toFixed(2)}× the skeleton's.`);
+  if (uds !== undefined) {
+    out.push(`gateway-uds − gateway (the policy stream over a Unix domain socket instead of TCP): added p50 ${ms(p(uds, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU ${(usPer(uds.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request, policy CPU ${(usPer(uds.cpu.conc, 'policy') - usPer(gw.cpu.conc, 'policy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s ${(percentile(uds.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}× the TCP gateway's.`);
+  }
+  const rows = arms.map((a) => ({
+    arm: a.name, p50: p(a, 'ms', 0.5), p99: p(a, 'ms', 0.99), ttftP50: p(a, 'ttft', 0.5), ttftP99: p(a, 'ttft', 0.99),
+    rps: a.rps, errors: a.errors,
+    cpuUs: Object.fromEntries(a.procs.map((pr) => [pr.name, { seq: usPer(a.cpu.seq, pr.name), conc: usPer(a.cpu.conc, pr.name) }])),
+  }));
+  out.push(`result: ${JSON.stringify({ rounds: ROUNDS, perRound: PER_ROUND, concurrency: CONCURRENCY, concurrentMs: CONCURRENT_MS, rows })}`);
   process.stdout.write(`${out.join('\n')}\n`);
+  if (CPU_PROF) cleanups.push(() => printProfiles(profDir, { skeleton: sk.sent, gateway: gw.sent }));
+}
+
+/**
+ * After the children have exited (their profiles are written on exit): each proxy's busy time by area, in µs per
+ * request over every request its arm served (warm-up included; the profiler's own cost inflates it), and the
+ * functions with the most self time.
+ */
+function printProfiles(profDir, sent) {
+  for (const name of ['skeleton', 'gateway']) {
+    const files = readdirSync(join(profDir, name)).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profDir, name, f));
+    // A worker thread writes a profile of its own; the main thread's is the busiest.
+    const byArea = files.map((f) => ({ f, ...busyTimeByArea(f) })).sort((a, b) => b.busyMs - a.busyMs)[0];
+    const us = (share) => ((share * byArea.busyMs * 1000) / sent[name]).toFixed(0).padStart(5);
+    process.stdout.write(`\n${name} proxy (${byArea.f}): busy ${((byArea.busyMs * 1000) / sent[name]).toFixed(0)} µs per request\n`);
+    for (const a of byArea.areas) process.stdout.write(`${us(a.share)} µs ${(100 * a.share).toFixed(1).padStart(5)}%  ${a.area}\n`);
+    process.stdout.write(`top self time:\n${topSelfTime(byArea.f, 30).join('\n')}\n`);
+  }
 }
 
 try {
@@ -116,5 +233,5 @@ try {
     });
     c.kill('SIGTERM');
   })));
-  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()()).catch(() => undefined);
+  while (cleanups.length > 0) await Promise.resolve(cleanups.pop()()).catch((err) => process.stderr.write(`${err}\n`));
 }

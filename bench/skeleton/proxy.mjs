@@ -1,6 +1,7 @@
 // The customer's architecture with nothing of the product in it, proxy side (`npm run bench:floor`): read the
-// body, ask the policy on the stream, forward with undici, relay the answer, report on the stream. No key check,
-// no privacy, no attestation, no metrics, no logs. Prints `{"port":N}` when listening.
+// body, ask the policy on the stream, forward with undici, relay the answer (a stream chunk by chunk as it
+// arrives, so time to first token compares), report on the stream. No key check, no privacy, no attestation, no
+// metrics, no logs. Prints `{"port":N}` when listening.
 import * as grpc from '@grpc/grpc-js';
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
@@ -20,6 +21,8 @@ stream.on('data', (m) => {
   waiting.delete(m.id);
 });
 const upstream = new Pool(process.env.UPSTREAM_ORIGIN, { connections: 64 });
+// The usage of a stream is in its message_delta event; the least a relay must read to report it.
+const USAGE = /"type":"message_delta".*?"usage":(\{[^}]*\})/s;
 
 const server = createServer((req, res) => {
   const chunks = [];
@@ -36,6 +39,18 @@ const server = createServer((req, res) => {
       return res.end();
     }
     const up = await upstream.request({ path: '/v1/messages', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, model: 'upstream-id' }) });
+    if (body.stream === true) {
+      res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] ?? 'text/event-stream', 'cache-control': 'no-cache' });
+      let seen = '';
+      for await (const chunk of up.body) {
+        res.write(chunk);
+        seen += chunk;
+      }
+      res.end();
+      const usage = USAGE.exec(seen)?.[1];
+      process.nextTick(() => stream.write({ id: 0, kind: 'report', usage: usage === undefined ? null : JSON.parse(usage) }));
+      return;
+    }
     const text = await up.body.text();
     res.writeHead(up.statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
@@ -44,3 +59,5 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+// A clean exit on SIGTERM, so that `--cpu-prof` writes its profile.
+process.once('SIGTERM', () => process.exit(0));

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { freeSocketPath } from './unix-socket.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, startTracing, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
@@ -121,18 +122,21 @@ export async function runPolicy(
   const health = new PolicyHealth(decisionDb, counters, log);
   health.addTo(server);
 
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(
-      `${config.policyAddr.host}:${config.policyAddr.port}`,
-      grpc.ServerCredentials.createInsecure(),
-      (err, bound) => (err === null ? resolve(bound) : reject(err)),
-    );
+  const bind = (address: string): Promise<number> => new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, bound) => (err === null ? resolve(bound) : reject(err)));
   });
+  // TCP always (health probes reach it); a Unix domain socket as well when POLICY_ADDR names one, for the proxies
+  // beside this process: no TCP stack between them (docs/benchmarks.md, issue 36).
+  const port = await bind(`${config.policyAddr.host}:${config.policyAddr.port}`);
+  if (config.policySocket !== undefined) {
+    await freeSocketPath(config.policySocket);
+    await bind(`unix://${config.policySocket}`);
+  }
   // The policy service's /metrics sits on the port after the proxy's (0 stays 0: the OS picks a free port).
   await health.start(1_000);
   const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort === 0 ? 0 : config.metricsPort + 1);
   const adminServer = await startAdmin(config, store, catalogue, counters, log);
-  log.info({ port, metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis', database: store.engine }, 'policy service listening');
+  log.info({ port, ...(config.policySocket === undefined ? {} : { socket: config.policySocket }), metrics_port: metricsServer.port, admin_port: adminServer.port, counters: config.redisUrl === undefined ? 'memory' : 'redis', database: store.engine }, 'policy service listening');
 
   return {
     port,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Grant, Logger, TokenUsage } from '@gateway/shared';
+import type { Grant, LineLog, TokenUsage } from '@gateway/shared';
 import type { AttemptRecord } from './exchange.js';
 
 /**
@@ -50,7 +50,7 @@ export function noteAdmitted(res: ServerResponse, decisionId: string, grant: Gra
 
 /** The access-log line of a finished request. */
 export function logAccess(
-  log: Logger,
+  log: LineLog,
   req: IncomingMessage,
   res: ServerResponse,
   route: string,

@@ -111,7 +111,7 @@ function observeRequest(deps: ProxyDeps, req: IncomingMessage, res: ServerRespon
   // Probes come every few seconds from every load balancer: counted, not logged.
   if (route !== 'health' && route !== 'root') {
     const ids = deps.config.tracing === undefined ? undefined : endRequestSpan(res, rec);
-    logAccess(deps.log, req, res, route, requestIdOf(res as Response), ms, ids);
+    logAccess(deps.accessLog, req, res, route, requestIdOf(res as Response), ms, ids);
   }
 }
 

@@ -15,6 +15,11 @@ export interface Exchange {
   grant: Grant;
   /** The body to forward: model rewritten to the upstream id, privacy applied. */
   body: MessagesBody;
+  /**
+   * The client's body as sent, when the body to forward differs from it in nothing but its model (privacy off):
+   * a Messages upstream gets these bytes with the model value spliced in, not `body` serialised again.
+   */
+  sent?: SentBody;
   stream: boolean;
   apiVersion: string;
   scenario: TestScenario | undefined;
@@ -29,6 +34,12 @@ export interface Exchange {
   attestation: RequestAttestation;
   /** Which attempt of the request this is (0 first), as the route loop hands it to one route's responder. */
   attempt?: number;
+}
+
+/** A body's bytes as the client sent them, and the byte range of its top-level model value (quotes included). */
+export interface SentBody {
+  bytes: Buffer;
+  model: { start: number; end: number };
 }
 
 /** One upstream attempt of a request, for the access log and the attestation. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
+import { ConfigError, batchedStdout, createLineLog, createLogger, loadConfig, stopOnSignals } from '@gateway/shared';
 import { NameModelError } from '@gateway/privacy';
 import { runProxy } from './run.js';
 
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = createLogger('proxy', config.logLevel);
-  const running = await runProxy(config, log);
+  // Access lines in batches; every other line (warnings and errors above all) goes out as it is written.
+  const running = await runProxy(config, log, createLineLog('proxy', config.logLevel, batchedStdout()));
   stopOnSignals(log, config.drain.timeoutMs, (options) => running.stop(options));
 }
 

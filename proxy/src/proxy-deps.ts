@@ -1,4 +1,4 @@
-import type { GatewayConfig, Logger, PolicyClient } from '@gateway/shared';
+import type { GatewayConfig, LineLog, Logger, PolicyClient } from '@gateway/shared';
 import type { Attestor } from './attestation/index.js';
 import type { Lifecycle } from './drain.js';
 import type { Responder } from './exchange.js';
@@ -12,6 +12,8 @@ import type { UsageReporter } from './usage-reporter.js';
 export interface ProxyDeps {
   config: GatewayConfig;
   log: Logger;
+  /** the access-log lines (one a request), written in batches: a write(2) per line cost more than the line */
+  accessLog: LineLog;
   policy: PolicyClient;
   inflight: InflightRegistry;
   reporter: UsageReporter;

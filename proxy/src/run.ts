@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createRegistry, randomBase62, serveMetrics, startTracing, type GatewayConfig, type Logger, type PolicyClient } from '@gateway/shared';
+import { createRegistry, randomBase62, serveMetrics, startTracing, type GatewayConfig, type LineLog, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
 import { AttestationKeyRing, Attestor } from './attestation/index.js';
 import { drain, Lifecycle } from './drain.js';
@@ -29,7 +29,7 @@ export interface RunningProxy {
 }
 
 /** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
-export async function runProxy(config: GatewayConfig, log: Logger): Promise<RunningProxy> {
+export async function runProxy(config: GatewayConfig, log: Logger, accessLog: LineLog): Promise<RunningProxy> {
   // First, before anything listens: without its person-name model the proxy would serve with privacy weaker than
   // shipped, so a missing or corrupt file stops the start (NameModelError says which file and what to do).
   const names = openNameModel(config.namesModelFile ?? SHIPPED_NAME_MODEL_FILE);
@@ -70,6 +70,7 @@ export async function runProxy(config: GatewayConfig, log: Logger): Promise<Runn
     lifecycle,
     config,
     log,
+    accessLog,
     policy,
     inflight,
     reporter,

@@ -11,7 +11,13 @@ import { readSignInConfig, type SignInConfig } from './sign-in-config.js';
 export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
+  /** The policy service's TCP listener (health probes, and the proxies when there is no socket). */
   readonly policyAddr: { readonly host: string; readonly port: number };
+  /**
+   * POLICY_ADDR's `unix:///path`, when given: the policy service listens there as well, and a proxy on the same
+   * machine or pod dials it instead of TCP.
+   */
+  readonly policySocket: string | undefined;
   /**
    * Where the proxy dials the policy service (POLICY_TARGET, default POLICY_ADDR): a list of host:port, or a DNS
    * name whose every address is a replica (re-resolved every 30 s at most).
@@ -152,17 +158,24 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
   const port = int('PORT', 8080, 0, 65535);
   const metricsPort = int('METRICS_PORT', 9464, 0, 65535);
 
+  // host:port, unix:///path, or one of each (comma-separated): a socket alone keeps TCP on the default address.
   const policyRaw = str('POLICY_ADDR') ?? '127.0.0.1:50051';
-  const policyMatch = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(policyRaw);
   let policyAddr = { host: '127.0.0.1', port: 50051 };
-  if (policyMatch === null || Number(policyMatch[2]) > 65535) {
-    problems.push(`POLICY_ADDR must be host:port (got "${policyRaw}")`);
+  let policySocket: string | undefined;
+  const policyParts = policyRaw.split(',').map((a) => a.trim());
+  const sockets = policyParts.filter((a) => a.startsWith('unix:'));
+  const tcp = policyParts.filter((a) => !a.startsWith('unix:'));
+  const policyMatch = tcp.length === 1 ? /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(tcp[0] as string) : null;
+  const socketMatch = sockets.length === 1 ? UNIX_RE.exec(sockets[0] as string) : null;
+  if (sockets.length > 1 || tcp.length > 1 || (tcp.length === 1 && (policyMatch === null || Number(policyMatch[2]) > 65535)) || (sockets.length === 1 && socketMatch === null)) {
+    problems.push(`POLICY_ADDR must be host:port, unix:///absolute/path, or one of each separated by a comma (got "${policyRaw}")`);
   } else {
-    policyAddr = { host: policyMatch[1] as string, port: Number(policyMatch[2]) };
+    if (policyMatch !== null) policyAddr = { host: policyMatch[1] as string, port: Number(policyMatch[2]) };
+    if (socketMatch !== null) policySocket = socketMatch[1] as string;
   }
 
   const targetRaw = str('POLICY_TARGET');
-  let policyTarget: PolicyTarget = { kind: 'list', addresses: [`${policyAddr.host}:${policyAddr.port}`] };
+  let policyTarget: PolicyTarget = { kind: 'list', addresses: [policySocket === undefined ? `${policyAddr.host}:${policyAddr.port}` : `unix://${policySocket}`] };
   if (targetRaw !== undefined) {
     const parsed = parsePolicyTarget(targetRaw);
     if (typeof parsed === 'string') problems.push(parsed);
@@ -224,6 +237,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
     host: str('HOST') ?? '0.0.0.0',
     port,
     policyAddr,
+    policySocket,
     policyTarget,
     metricsPort,
     metricsHost: str('METRICS_HOST') ?? '0.0.0.0',
@@ -325,8 +339,10 @@ export type PolicyTarget =
   | { readonly kind: 'dns'; readonly host: string; readonly port: number };
 
 const HOST_PORT_RE = /^(\[[0-9a-fA-F:.]+\]|[^:\s,/]+):(\d{1,5})$/;
+/** `unix:///absolute/path` (gRPC's spelling of a Unix domain socket); group 1 is the path. */
+const UNIX_RE = /^unix:\/\/(\/[^,\s]+)$/;
 
-/** POLICY_TARGET: `host:port`, `host:port,host:port,…` or `dns:///name:port`; a problem as a sentence. */
+/** POLICY_TARGET: `host:port`, `unix:///path`, a comma-separated list of them, or `dns:///name:port`; a problem as a sentence. */
 export function parsePolicyTarget(raw: string): PolicyTarget | string {
   const dns = /^dns:\/\/\/(.+)$/.exec(raw);
   if (dns !== null) {
@@ -336,9 +352,10 @@ export function parsePolicyTarget(raw: string): PolicyTarget | string {
   }
   const addresses = raw.split(',').map((a) => a.trim());
   const bad = addresses.filter((a) => {
+    if (UNIX_RE.test(a)) return false;
     const m = HOST_PORT_RE.exec(a);
     return m === null || Number(m[2]) > 65535;
   });
-  if (bad.length > 0 || addresses.length === 0) return `POLICY_TARGET must be host:port, a comma-separated list of them, or dns:///name:port (got "${raw}")`;
+  if (bad.length > 0 || addresses.length === 0) return `POLICY_TARGET must be host:port or unix:///path, a comma-separated list of them, or dns:///name:port (got "${raw}")`;
   return { kind: 'list', addresses: [...new Set(addresses)] };
 }

@@ -24,10 +24,10 @@ export {
 } from './errors.js';
 export type { VendorErrorType, VendorErrorBody, GatewayErrorOptions } from './errors.js';
 export { randomBase62, newRequestId, newMessageId, newDecisionId, newLeaseId, newAttemptId, leaseIdFor, newRecordId } from './ids.js';
-export { createLogger } from './logger.js';
+export { batchedStdout, createLineLog, createLogger } from './logger.js';
 export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
-export type { Logger } from './logger.js';
+export type { LineLog, Logger } from './logger.js';
 export { createRegistry, serveMetrics, Registry } from './metrics.js';
 export { loadConfig, ConfigError, parsePolicyTarget, policyServiceProblems } from './config.js';
 export {

@@ -78,6 +78,20 @@ describe('HTTP surface', function () {
     }
   });
 
+  it('refuses a body that names a top-level key twice with 400 invalid_request_error', async function () {
+    const twice = '{"model":"alpha-sonnet-5","max_tokens":16,"messages":[{"role":"user","content":"hello"}],"model":"alpha-opus-5"}';
+    for (const path of ['/v1/messages', '/v1/messages/count_tokens']) {
+      const r = await call(gw.url(path), json(key.key, twice));
+      expect(r.status, path).to.equal(400);
+      expect(r.body.type).to.equal('error');
+      expect(r.body.error?.type).to.equal('invalid_request_error');
+      expect(r.body.error?.message).to.contain('more than once');
+    }
+    // The same key in nested objects is not a duplicate.
+    const nested = await call(gw.url('/v1/messages'), json(key.key, { ...hello, metadata: { user_id: 'u' }, extension: { model: 'alpha-opus-5', nested: { model: 'x' } } }));
+    expect(nested.status).to.equal(200);
+  });
+
   it('refuses max_tokens above the model maximum with 400', async function () {
     const r = await call(gw.url('/v1/messages'), json(key.key, { ...hello, model: 'alpha-sonnet-4-6', max_tokens: 64001 }));
     expect(r.status).to.equal(400);

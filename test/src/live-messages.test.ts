@@ -114,6 +114,31 @@ describe('live keys through a Messages-API upstream', function () {
     expect(row?.cost_units).to.equal(120 * 330 + 48 * 1650 + 64 * 415 + 300 * 33);
   });
 
+  it('forwards the body byte for byte but for its top-level model, and refuses one that names a key twice', async function () {
+    fake.enqueue({ content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 3, output_tokens: 1 } });
+    // Spacing, key order, escapes, non-ASCII text and "model" nested in a block and in metadata: all kept.
+    const sent = '{ "messages" : [{"role":"user","content":[{"type":"text","text":"\\"model\\": \\"x\\" ünïcödé 🙂 \\u00e9"}]}],\n'
+      + '  "model" :  "alpha-sonnet-5" , "max_tokens":200,"metadata":{"user_id":"u","model":"keep"} }';
+    const ok = await fetch(gw.url('/v1/messages'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key }, body: sent });
+    expect(ok.status).to.equal(200);
+    expect(fake.requests[0]?.rawBody).to.equal(sent.replace('"alpha-sonnet-5"', '"eu.anthropic.alpha-sonnet-5-v1:0"'));
+
+    // JSON.parse keeps the last of two keys; a splice or another reader may take the first: refused, not guessed.
+    for (const twice of [
+      '{"model":"alpha-sonnet-5","max_tokens":200,"messages":[{"role":"user","content":"hi"}],"model":"alpha-opus-5"}',
+      '{"model":"alpha-sonnet-5","max_tokens":200,"messages":[{"role":"user","content":"hi"}],"mod\\u0065l":"alpha-opus-5"}',
+      '{"max_tokens":1,"model":"alpha-sonnet-5","messages":[{"role":"user","content":"hi"}],"max_tokens":200}',
+    ]) {
+      const r = await fetch(gw.url('/v1/messages'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key }, body: twice });
+      const body = (await r.json()) as { type: string; error: { type: string; message: string } };
+      expect(r.status, twice).to.equal(400);
+      expect(body.type).to.equal('error');
+      expect(body.error.type).to.equal('invalid_request_error');
+      expect(body.error.message).to.contain('more than once');
+    }
+    expect(fake.requests).to.have.length(1);
+  });
+
   it('passes every event byte for byte except the model of message_start', async function () {
     const plan = {
       content: [{ type: 'text' as const, text: 'Exactly these bytes, "quoted", ünïcödé and emoji 🙂 across chunks.' }],

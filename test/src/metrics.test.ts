@@ -180,7 +180,9 @@ describe('metrics and access log after real traffic', function () {
     }
   });
 
-  it('writes one JSON access-log line per request, with its ids and figures and no secret', function () {
+  it('writes one JSON access-log line per request, with its ids and figures and no secret', async function () {
+    // The proxy writes its log in batches (at most 100 ms late): the line is waited for, then counted.
+    await gw.proxiesRunning[0]!.waitFor((l) => l.msg === 'request' && l['request_id'] === streamRequestId, 5_000);
     const lines = gw.proxiesRunning[0]!.lines.filter((l) => l.msg === 'request');
     const line = lines.find((l) => l['request_id'] === streamRequestId);
     expect(line, 'the access-log line of the streamed request').to.not.equal(undefined);

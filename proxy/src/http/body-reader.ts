@@ -1,16 +1,25 @@
 import { InvalidRequestError, RequestTooLargeError, type GatewayError } from '@gateway/shared';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { jsonShapeError } from './json-shape.js';
+import { scanJson } from './json-shape.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-export type BodyResult = { ok: true; json: unknown; bytes: number } | { ok: false; error: GatewayError };
+/**
+ * A parsed body, with its bytes as sent and where its top-level model value lies in them (the forwarded body is
+ * those bytes with only that value replaced, when nothing else about it changes).
+ */
+export type BodyResult =
+  | { ok: true; json: unknown; bytes: number; raw: Buffer; model: { start: number; end: number } | undefined }
+  | { ok: false; error: GatewayError };
 
 /**
  * Reads and parses a JSON body with a size cap. Errors are returned, not thrown: the order of checks puts
  * 400/413 after authentication, so the caller decides when to send them. Past the cap, reading stops; the
  * error responder discards the rest (bounded) after the response. Depth and element count are checked on the
- * bytes before parsing, so a hostile shape is refused before it costs heap.
+ * bytes before parsing, so a hostile shape is refused before it costs heap. A body whose outermost object names a
+ * key twice is refused: JSON.parse keeps the last, other readers the first, so `{"model":A,…,"model":B}` could
+ * be checked as one model and forwarded as the other.
  */
 export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
@@ -42,9 +51,9 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
     req.once('end', () => {
       const raw = Buffer.concat(chunks, size);
       chunks.length = 0;
-      const shapeError = jsonShapeError(raw);
-      if (shapeError !== undefined) {
-        finish({ ok: false, error: shapeError });
+      const scan = scanJson(raw);
+      if (scan.error !== undefined) {
+        finish({ ok: false, error: scan.error });
         return;
       }
       const text = raw.toString('utf8');
@@ -52,14 +61,22 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
         finish({ ok: false, error: new InvalidRequestError('The request body is empty; a JSON object is required.') });
         return;
       }
+      let json: unknown;
       try {
-        finish({ ok: true, json: JSON.parse(text) as unknown, bytes: size });
+        json = JSON.parse(text);
       } catch (err) {
         finish({
           ok: false,
           error: new InvalidRequestError(`The request body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}.`),
         });
+        return;
       }
+      if (scan.topLevelMembers > 0 && Object.keys(json as object).length !== scan.topLevelMembers) {
+        finish({ ok: false, error: new InvalidRequestError('The request body names a top-level key more than once; each may appear only once.') });
+        return;
+      }
+      // Bytes that are not UTF-8 were read as U+FFFD: only the re-serialised body says what the gateway checked.
+      finish({ ok: true, json, bytes: size, raw, model: isUtf8(raw) ? scan.model : undefined });
     });
   });
 }

@@ -1,9 +1,18 @@
 import type { RateLimitPosition, Route } from '@gateway/shared';
 import type { ServerResponse } from 'node:http';
 
+// The reset of the per-minute window changes once a minute: its text is kept, not formatted on every response
+// (a Date, toISOString and a regex replace were ~5 µs a request in the proxy's profile under load).
+let lastSeconds = Number.NaN;
+let lastText = '';
+
 /** RFC 3339 with a numeric offset: `2026-11-21T12:35:00+00:00`. */
 export function rfc3339(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  if (unixSeconds !== lastSeconds) {
+    lastText = new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    lastSeconds = unixSeconds;
+  }
+  return lastText;
 }
 
 /** The binding per-minute window, on every response to a key that passed the IP check. */

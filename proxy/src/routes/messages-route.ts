@@ -9,7 +9,7 @@ import {
 } from '@gateway/shared';
 import type { Request, Response } from 'express';
 import { SpanKind } from '@opentelemetry/api';
-import type { Exchange, ExchangeResult } from '../exchange.js';
+import type { Exchange, ExchangeResult, SentBody } from '../exchange.js';
 import { abortReason, zeroUsage } from '../exchange.js';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, sendError } from '../http/error-responder.js';
@@ -39,6 +39,8 @@ interface ParsedRequest {
   fields: { model: string; max_tokens: number; stream: boolean };
   /** size of the body as sent: the worst case of its input tokens, for the overage reservation */
   bodyBytes: number;
+  /** the body's bytes and its model value's place in them, for forwarding without serialising again */
+  sent: SentBody | undefined;
 }
 
 /** POST /v1/messages: authenticate → decide → transform → forward → relay → report. */
@@ -77,8 +79,10 @@ export function messagesRoute(deps: ProxyDeps) {
     let forwardMs = 0;
     try {
       const { body, restorer } = await transform(deps, res, parsed.body as MessagesBody, grant, attestation);
+      // Privacy off leaves the body as sent but for its model: its bytes go on with the model spliced in.
+      const sent = grant.key.privacy_mode === 'off' ? parsed.sent : undefined;
       const forwardedAt = performance.now();
-      result = await forward(deps, { req, res, requestId, log, grant, body, stream: parsed.fields.stream,
+      result = await forward(deps, { req, res, requestId, log, grant, body, ...(sent === undefined ? {} : { sent }), stream: parsed.fields.stream,
         apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer, attestation }, startedAt);
       forwardMs = performance.now() - forwardedAt;
     } catch (err) {
@@ -156,6 +160,7 @@ async function parseRequest(req: Request): Promise<ParsedRequest> {
     scenario: scenario instanceof Error ? undefined : scenario,
     fields: decisionFields(read.ok ? read.json : undefined),
     bodyBytes: read.ok ? read.bytes : 0,
+    sent: read.ok && read.model !== undefined ? { bytes: read.raw, model: read.model } : undefined,
   };
 }
 

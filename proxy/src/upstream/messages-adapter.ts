@@ -5,6 +5,7 @@ import type { SseRelay } from '../relay/sse-relay.js';
 import type { PlatformAdapter, StreamDecoder, UpstreamRequest } from './upstream-call.js';
 import { regionEndpoint } from './upstream-client.js';
 import { errorFromUpstreamStatus } from './upstream-errors.js';
+import { forwardedBody } from './forwarded-body.js';
 import { UpstreamSseReader } from './upstream-stream.js';
 
 /**
@@ -39,7 +40,7 @@ export class MessagesAdapter implements PlatformAdapter {
       origin,
       path: `${basePath}/messages${beta ? '?beta=true' : ''}`,
       headers: this.headers(x.apiVersion, x.req.headers['anthropic-beta']),
-      body: JSON.stringify(x.body),
+      body: forwardedBody(x),
     };
   }
 

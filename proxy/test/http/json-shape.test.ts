@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_JSON_DEPTH, MAX_JSON_ELEMENTS, jsonShapeError } from '../../src/http/json-shape.js';
+import { MAX_JSON_DEPTH, MAX_JSON_ELEMENTS, jsonShapeError, scanJson } from '../../src/http/json-shape.js';
 
 const check = (s: string) => jsonShapeError(Buffer.from(s));
 
@@ -28,5 +28,32 @@ describe('jsonShapeError', function () {
     const t = performance.now();
     expect(jsonShapeError(body)).to.equal(undefined);
     expect(performance.now() - t).to.be.below(100);
+  });
+});
+
+describe('scanJson', function () {
+  const scan = (s: string) => scanJson(Buffer.from(s));
+  const modelOf = (s: string) => {
+    const m = scan(s).model;
+    return m === undefined ? undefined : Buffer.from(s).subarray(m.start, m.end).toString();
+  };
+
+  it('counts the members of the outermost object as written, a key written twice counted twice', function () {
+    expect(scan('{}').topLevelMembers).to.equal(0);
+    expect(scan('{"a":1}').topLevelMembers).to.equal(1);
+    expect(scan('{"a":{"b":1,"c":[1,2,{"d":3}]},"e":"x,y","f":[1,2]}').topLevelMembers).to.equal(3);
+    expect(scan('{"model":"a","model":"b"}').topLevelMembers).to.equal(2);
+    expect(scan('[1,2,3]').topLevelMembers).to.equal(0);
+    expect(scan('"a,b"').topLevelMembers).to.equal(0);
+  });
+
+  it('finds the top-level model value, not one nested or one that is a key\'s text', function () {
+    expect(modelOf('{"model":"m1","max_tokens":1}')).to.equal('"m1"');
+    expect(modelOf('{ "messages":[{"model":"nested"}], "model" : "m\\"2\\"" }')).to.equal('"m\\"2\\""');
+    expect(modelOf('{"metadata":{"model":"nested"},"x":"model","model":"m3"}')).to.equal('"m3"');
+    expect(modelOf('{"model":7,"y":"not this"}')).to.equal(undefined);
+    expect(modelOf('{"model":{"a":"b"},"y":"not this"}')).to.equal(undefined);
+    expect(modelOf('{"mod\\u0065l":"escaped"}')).to.equal(undefined);
+    expect(modelOf('{"a":"é🙂","model":"m4"}')).to.equal('"m4"');
   });
 });

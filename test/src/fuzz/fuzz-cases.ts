@@ -184,6 +184,15 @@ function injection(rng: Prng, keys: FuzzKeys): FuzzCase {
       category: 'injection', name: 'prototype pollution', mayPass: true,
       pieces: postBody(rng, keys, JSON.stringify(b).replace('{', `{"__proto__":{"kind":"allow","admin":true},"constructor":{"prototype":{"x":1}},`)),
     })],
+    // A key written twice: JSON.parse keeps the last, a scan for it the first, so the model checked and the model
+    // forwarded could differ. Refused, whichever key and however it is spelled.
+    ['duplicate top-level key', () => {
+      const key = rng.pick(['"model"', '"mod\\u0065l"', '"max_tokens"', '"messages"']);
+      const value = key === '"max_tokens"' ? String(rng.int(1, 64)) : key === '"messages"' ? '[{"role":"user","content":"hi"}]' : JSON.stringify(rng.pick([...MODELS, p]));
+      const body = JSON.stringify(b);
+      const twice = rng.chance(0.5) ? `${body.slice(0, -1)},${key}:${value}}` : `{${key}:${value},${body.slice(1)}`;
+      return { category: 'injection', name: `duplicate top-level key ${key}`, pieces: postBody(rng, keys, twice) };
+    }],
     // (count_tokens has no scenarios, so it does not read the header)
     ['test scenario header', () => ({ category: 'injection', name: 'test scenario header', pieces: postBody(rng, keys, JSON.stringify(b), [['x-gateway-test-scenario', p.replace(/[\r\n]/g, '')]], '/v1/messages') })],
     ['version header', () => ({ category: 'injection', name: 'version header', pieces: postBody(rng, keys, JSON.stringify(b), [['anthropic-version', p.replace(/[\r\n]/g, '')]]) })],

@@ -111,6 +111,8 @@ export interface GatewayOptions {
   /** the engine this gateway keeps its keys in (default: TEST_DATABASE); `databaseUrl` an existing PostgreSQL database */
   database?: 'sqlite' | 'postgres';
   databaseUrl?: string;
+  /** the policy service also listens on this Unix domain socket, and the proxies dial it (POLICY_ADDR=unix:///…) */
+  policySocket?: string;
 }
 
 /**
@@ -181,14 +183,16 @@ export class TestGateway {
   }
 
   async startPolicy(port = 0): Promise<void> {
-    this.policy = startService('policy', 'policy/dist/src/main.js', { ...this.env, POLICY_ADDR: `127.0.0.1:${port}` });
+    const socket = this.options.policySocket === undefined ? '' : `unix://${this.options.policySocket},`;
+    this.policy = startService('policy', 'policy/dist/src/main.js', { ...this.env, POLICY_ADDR: `${socket}127.0.0.1:${port}` });
     const ready = await this.policy.waitFor((l) => l.msg === 'policy service listening');
     this.policyPort = ready['port'] as number;
     this.adminPort = ready['admin_port'] as number;
   }
 
   async startProxy(): Promise<ServiceProcess> {
-    const proxy = startService('proxy', 'proxy/dist/src/main.js', { ...this.env, POLICY_ADDR: `127.0.0.1:${this.policyPort}` });
+    const socket = this.options.policySocket === undefined ? '' : `unix://${this.options.policySocket},`;
+    const proxy = startService('proxy', 'proxy/dist/src/main.js', { ...this.env, POLICY_ADDR: `${socket}127.0.0.1:${this.policyPort}` });
     const ready = await proxy.waitFor((l) => l.msg === 'proxy listening');
     this.proxiesRunning.push(proxy);
     this.ports.push(ready['port'] as number);
