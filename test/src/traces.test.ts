@@ -346,4 +346,37 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(Date.now() - started).to.be.below(2000 + 1000);
     await faulty.close();
   });
+
+  it('flushes the policy service\'s spans on SIGTERM within DRAIN_TIMEOUT_MS while the collector never answers', async function () {
+    this.timeout(120_000);
+    const blackhole = await new OtlpReceiver().start();
+    blackhole.mode = 'blackhole';
+    const other = await new TestGateway({
+      redis,
+      env: {
+        UPSTREAM_URL: `${fake.url}/{region}/v1`,
+        UPSTREAM_API_KEY: UPSTREAM_KEY,
+        OTEL_EXPORTER_OTLP_ENDPOINT: blackhole.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        DRAIN_TIMEOUT_MS: '2000',
+      },
+    }).start();
+    try {
+      const k = await createKey(other, { env: 'live', privacy: 'off' });
+      fake.enqueue(() => ({}));
+      for (let i = 0; i < 5; i += 1) expect((await post(other.ports[0] as number, body({}, 'hi'), {}, k)).status).to.equal(200);
+      // Both processes' first batches are held unanswered; the policy service's later spans wait in its queue.
+      const deadline = Date.now() + 10_000;
+      while (blackhole.exports < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(blackhole.exports).to.be.at.least(2);
+      expect((await post(other.ports[0] as number, body({}, 'hi'), {}, k)).status).to.equal(200);
+      const started = Date.now();
+      other.policy.child.kill('SIGTERM');
+      expect(await other.policy.exited).to.equal(0);
+      expect(Date.now() - started).to.be.below(2000 + 1000);
+    } finally {
+      await other.stop();
+      await blackhole.close();
+    }
+  });
 });
