@@ -7,8 +7,10 @@
 //   node bench/tracing-cost.mjs [--cpu-prof]
 //
 // TRACING_COST_ROUNDS (default 6) rounds of TRACING_COST_REQUESTS (default 2000) requests per arm, after a warm-up
-// of 2000 per arm. --cpu-prof: the traced arm's proxy and policy write V8 CPU profiles (bench/results/profiles-
-// tracing) and their top self-time functions are printed. Requests go sequentially through 16 keep-alive
+// of 2000 per arm. --cpu-prof: both arms' proxy and policy write V8 CPU profiles (bench/results/profiles-tracing/
+// ARM) and, for each, the CPU spent in the OpenTelemetry packages, async_hooks and the tracing modules is printed
+// (for the off arm it should be nil), with the traced arm's top self-time functions. Profiling slows the arms, so
+// the CPU table of a profiled run is not the cost; run without it for that. Requests go through 16 keep-alive
 // connections; any status but 200 is counted and reported.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -119,17 +121,51 @@ async function drive(arm, n) {
   return { cpu, errors };
 }
 
+/**
+ * ms of a profile's samples spent on tracing: `self`, samples whose own frame is in an OpenTelemetry package or a
+ * tracing module or is an async hook (what an AsyncLocalStorage context manager costs on Node 20); `attributed`,
+ * also the native and Node-internal work those frames call (each sample goes to the innermost frame of a package
+ * or of the gateway's code). V8 inlines small callbacks into their caller, so a step run inside inSpan can show as
+ * inSpan's own time: a few ms even with tracing off.
+ */
+const ASYNC_HOOKS = new Set(['promiseInitHook', 'promiseBeforeHook', 'promiseAfterHook', 'promiseResolveHook', 'emitInitNative', 'emitInitScript', 'emitBeforeScript', 'emitAfterScript', 'lookupPublicResource']);
+function tracingMs(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const isTracing = (f) => /@opentelemetry\/|\/tracing\//.test(f.url) || f.url === 'node:async_hooks' || ASYNC_HOOKS.has(f.functionName);
+  let ownUs = 0;
+  let attributedUs = 0;
+  for (const n of profile.nodes) {
+    const t = self.get(n.id) ?? 0;
+    if (t === 0) continue;
+    if (isTracing(n.callFrame)) ownUs += t;
+    for (let id = n.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id).callFrame;
+      if (isTracing(f)) {
+        attributedUs += t;
+        break;
+      }
+      if (/node_modules\/|\/(proxy|policy|shared|privacy)\/dist\//.test(f.url)) break;
+    }
+  }
+  return { self: ownUs / 1000, attributed: attributedUs / 1000 };
+}
+
 async function main() {
   const profDir = join(RESULTS, 'profiles-tracing');
   if (CPU_PROF) {
     rmSync(profDir, { recursive: true, force: true });
-    mkdirSync(profDir, { recursive: true });
+    for (const arm of ['off', 'on']) mkdirSync(join(profDir, arm), { recursive: true });
   }
   const { match } = await startChild('tracing-mock', ['bench/fast-mock.mjs'], {}, /^\{"port":(\d+)\}$/);
   const mockPort = Number(match[1]);
   const sink = await startSink();
-  const off = await startGateway('off', mockPort, {});
-  const on = await startGateway('on', mockPort, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' }, CPU_PROF ? profDir : undefined);
+  const off = await startGateway('off', mockPort, {}, CPU_PROF ? join(profDir, 'off') : undefined);
+  const on = await startGateway('on', mockPort, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' }, CPU_PROF ? join(profDir, 'on') : undefined);
   const arms = [off, on];
   log(`warm-up: ${WARMUP} requests per arm`);
   for (const arm of arms) await drive(arm, WARMUP);
@@ -156,17 +192,29 @@ async function main() {
   out.push('', `non-200 answers: ${errors}`);
   if (CPU_PROF) {
     // SIGTERM makes each process write its profile on its way out.
-    await Promise.all(on.children.map((c) => new Promise((r) => {
+    await Promise.all([...off.children, ...on.children].map((c) => new Promise((r) => {
       c.once('exit', r);
       c.kill('SIGTERM');
     })));
-    for (const file of readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'))) {
-      const who = Object.entries(on.pids).find(([, pid]) => file.includes(`.${pid}.`))?.[0] ?? '?';
-      out.push('', `## ${who}: ${file}`);
-      for (const line of topSelfTime(join(profDir, file), 25)) out.push(`    ${line}`);
+    const requests = WARMUP + ROUNDS * PER_ROUND;
+    for (const arm of arms) {
+      // The main thread's profile of each process (a worker thread, the ledger writer's, writes one of its own).
+      for (const file of readdirSync(join(profDir, arm.name)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f))) {
+        const who = Object.entries(arm.pids).find(([, pid]) => file.includes(`.${pid}.`))?.[0] ?? '?';
+        const path = join(profDir, arm.name, file);
+        const ms = tracingMs(path);
+        const perRequest = (x) => fmt((x * 1000) / requests, 1);
+        out.push('', `## ${arm.name}, ${who}: tracing ${fmt(ms.self, 0)} ms self, ${fmt(ms.attributed, 0)} ms with what it calls (${perRequest(ms.self)} / ${perRequest(ms.attributed)} µs per request over ${requests}); ${file}`);
+        if (arm === on) for (const line of topSelfTime(path, 25)) out.push(`    ${line}`);
+      }
     }
   }
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+if (process.argv[2] === '--tracing-ms') {
+  process.stdout.write(`${JSON.stringify(tracingMs(process.argv[3]))}\n`);
+  process.exit(0);
 }
 
 main().then(cleanup, async (err) => {
