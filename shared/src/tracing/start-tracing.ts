@@ -1,7 +1,7 @@
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../logger.js';
-import { markTracingOn } from './trace-context.js';
+import { markTracingOff, markTracingOn } from './trace-context.js';
 import type { TracingConfig } from './tracing-config.js';
 
 /** The SDK of one process, or nothing (tracing off): stop() flushes what is queued within the time given. */
@@ -65,6 +65,7 @@ export async function startTracing(config: TracingConfig | undefined, defaultSer
   return {
     enabled: true,
     async stop(withinMs: number): Promise<void> {
+      markTracingOff();
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, withinMs))));
       const done = provider.shutdown().then(

@@ -22,9 +22,14 @@ export function tracingOn(): boolean {
   return tracer !== undefined;
 }
 
-/** Set once by startTracing, after the SDK's provider is registered. */
+/** Set by startTracing, after the SDK's provider is registered. */
 export function markTracingOn(): void {
   tracer = trace.getTracer('model-gateway', '0.1.0');
+}
+
+/** Unset when the SDK stops: a span started after its last export would never leave. */
+export function markTracingOff(): void {
+  tracer = undefined;
 }
 
 /** The one tracer of the gateway's code (both processes); the API's no-op one while no SDK is started. */
