@@ -1,8 +1,12 @@
-// `npm run bench:tracing-memory`: the proxy's memory over 10,000 traced requests (sampled 100 %) while the trace
-// collector is down or never answers: the SDK's queue is bounded (OTEL_BSP_MAX_QUEUE_SIZE), so the proxy's RSS and
-// heap stay flat and every request is still served. Prints RSS and heap after each tenth of the requests.
+// `npm run bench:tracing-memory`: the proxy's and the policy service's memory over 10,000 traced requests (sampled 100 %) while the trace
+// collector is down or never answers: the SDK's queue is bounded (OTEL_BSP_MAX_QUEUE_SIZE), so their RSS and the
+// proxy's heap stay flat and every request is still served. Prints RSS and heap after each tenth of the requests.
 //
-//   node bench/tracing-memory.mjs [--requests N] [--collector down|blackhole]
+//   node bench/tracing-memory.mjs [--requests N] [--collector down|blackhole|off] [--heap-cap MB]
+//
+// off: no endpoint, tracing off: the same processes' memory without tracing, to compare with. --heap-cap: both
+// processes run with --max-old-space-size=MB, so V8 collects before its heap grows past it: what stays in use is
+// the live set, and anything that kept growing would end the process (out of memory) within the run.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +21,7 @@ const arg = (name, fallback) => {
 };
 const REQUESTS = Number(arg('--requests', '10000'));
 const COLLECTOR = arg('--collector', 'down');
+const HEAP_CAP = arg('--heap-cap', '');
 const IN_FLIGHT = 16;
 const BODY = JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hello there, how are you today?' }] });
 
@@ -33,17 +38,21 @@ await new Promise((r) => collector.listen(0, '127.0.0.1', r));
 const endpoint = `http://127.0.0.1:${collector.address().port}`;
 if (COLLECTOR === 'down') await new Promise((r) => collector.close(r));
 
+const tracing = COLLECTOR === 'off' ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' };
+const cap = HEAP_CAP === '' ? {} : { NODE_OPTIONS: `--max-old-space-size=${Number(HEAP_CAP)}` };
 const gw = await new TestGateway({
-  env: { UPSTREAM_URL: `http://127.0.0.1:${mockPort}/v1`, UPSTREAM_API_KEY: 'bench', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' },
+  env: { UPSTREAM_URL: `http://127.0.0.1:${mockPort}/v1`, UPSTREAM_API_KEY: 'bench', ...tracing, ...cap },
 }).start();
 const key = await createKey(gw, { env: 'live', plan: { name: 'mem', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
 const proxyPid = gw.proxiesRunning[0].child.pid;
+const policyPid = gw.policy.child.pid;
 const metricsPort = await (async () => (await gw.proxiesRunning[0].waitFor((l) => l.msg === 'proxy listening'))['metrics_port'])().catch(() => undefined);
+const policyMetricsPort = await (async () => (await gw.policy.waitFor((l) => l.msg === 'policy service listening'))['metrics_port'])().catch(() => undefined);
 
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proxyPid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-const heapMb = async () => {
-  if (metricsPort === undefined) return NaN;
-  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const heapMb = async (port) => {
+  if (port === undefined) return NaN;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   return Number(/^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(text)?.[1]) / 1024 / 1024;
 };
 
@@ -61,7 +70,7 @@ async function worker() {
     await res.body.arrayBuffer();
     if (res.statusCode === 200) ok += 1;
     done += 1;
-    if (done % step === 0) rows.push({ requests: done, rss: rssMb(), heap: await heapMb() });
+    if (done % step === 0) rows.push({ requests: done, rss: rssMb(proxyPid), heap: await heapMb(metricsPort), policyRss: rssMb(policyPid), policyHeap: await heapMb(policyMetricsPort) });
   }
 }
 await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
@@ -72,6 +81,6 @@ collector.close();
 await gw.stop();
 mock.kill();
 
-process.stdout.write(`tracing memory, collector ${COLLECTOR}, ${REQUESTS} requests at ${IN_FLIGHT} in flight, ${new Date().toISOString().slice(0, 10)}, ${JSON.stringify(machine())}\n`);
-process.stdout.write(`${ok} of ${REQUESTS} answered 200 in ${fmt(seconds, 1)} s\n\n| requests | proxy RSS MB | proxy heap used MB |\n|---|---|---|\n`);
-for (const r of rows) process.stdout.write(`| ${r.requests} | ${fmt(r.rss, 1)} | ${fmt(r.heap, 1)} |\n`);
+process.stdout.write(`tracing memory, collector ${COLLECTOR}${HEAP_CAP === '' ? '' : `, old space capped at ${HEAP_CAP} MB`}, ${REQUESTS} requests at ${IN_FLIGHT} in flight, ${new Date().toISOString().slice(0, 10)}, ${JSON.stringify(machine())}\n`);
+process.stdout.write(`${ok} of ${REQUESTS} answered 200 in ${fmt(seconds, 1)} s\n\n| requests | proxy RSS MB | proxy heap used MB | policy RSS MB | policy heap used MB |\n|---|---|---|---|---|\n`);
+for (const r of rows) process.stdout.write(`| ${r.requests} | ${fmt(r.rss, 1)} | ${fmt(r.heap, 1)} | ${fmt(r.policyRss, 1)} | ${fmt(r.policyHeap, 1)} |\n`);

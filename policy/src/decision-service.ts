@@ -22,7 +22,7 @@ import {
   type UsageReport,
 } from '@gateway/shared';
 import { randomInt } from 'node:crypto';
-import { SpanKind, type SpanOptions } from '@opentelemetry/api';
+import { SpanKind, type Context, type SpanOptions } from '@opentelemetry/api';
 import { DB_OPERATION_NAME, DB_SYSTEM_NAME, inSpan } from '@gateway/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { billableUnits, billingPeriod, costUnits } from './billing.js';
@@ -92,9 +92,10 @@ export class DecisionService {
     this.concurrencyRecheckMs = d.concurrencyRecheckMs ?? CONCURRENCY_RECHECK_MS;
   }
 
-  async checkCaller(apiKey: string, sourceIp: string): Promise<CallerCheck> {
+  /** `trace`, here and below: the context of the message's SERVER span (tracing.ts), parent of the step spans. */
+  async checkCaller(apiKey: string, sourceIp: string, trace?: Context): Promise<CallerCheck> {
     // A malformed key is refused without a store lookup; a key not in memory is looked up before the rules run.
-    const known = keyFormatError(apiKey) === undefined ? await inSpan('policy.key_lookup', KEY_LOOKUP_SPAN, () => this.d.keys.lookup(apiKey)) : undefined;
+    const known = keyFormatError(apiKey) === undefined ? await inSpan('policy.key_lookup', KEY_LOOKUP_SPAN, trace, () => this.d.keys.lookup(apiKey)) : undefined;
     const entry = authenticate(apiKey, () => known, this.now());
     if (isError(entry)) return { ok: false, error: entry, entry: null };
     const ipError = checkSource(entry, sourceIp);
@@ -102,11 +103,11 @@ export class DecisionService {
     return { ok: true, entry };
   }
 
-  async decide(req: DecideRequest): Promise<DecisionWire> {
+  async decide(req: DecideRequest, trace?: Context): Promise<DecisionWire> {
     const decision_id = newDecisionId();
     const nowMs = this.now();
     const catalogue_sha256 = this.d.catalogue.sha256;
-    const caller = await this.checkCaller(req.caller.api_key, req.caller.source_ip);
+    const caller = await this.checkCaller(req.caller.api_key, req.caller.source_ip, trace);
     if (!caller.ok) return { ...denyWire(decision_id, null, caller.error, caller.entry), catalogue_sha256 };
     const entry = caller.entry;
     const windows = windowSpecs(entry);
@@ -160,7 +161,7 @@ export class DecisionService {
             }
           : {}),
       };
-      admitted = await inSpan('policy.counters.admit', this.counterSpan, () => this.d.counters.admit(admit));
+      admitted = await inSpan('policy.counters.admit', this.counterSpan, trace, () => this.d.counters.admit(admit));
       if (!admitted.ok && admitted.reason === 'concurrency' && this.concurrencyRecheckMs > 0) {
         // A proxy's own releases reach this service ahead of its next decision (its stream is ordered), but a
         // client whose next request lands on another proxy can outrun the release of its last one. A full slot
@@ -219,9 +220,9 @@ export class DecisionService {
    * The key and source address only; nothing is counted. Before a large body is read, and for a request the
    * proxy found invalid: it answers 400 with the window position, once the key passed these checks.
    */
-  async authenticate(apiKey: string, sourceIp: string): Promise<AuthenticateResponse> {
+  async authenticate(apiKey: string, sourceIp: string, trace?: Context): Promise<AuthenticateResponse> {
     const catalogue_sha256 = this.d.catalogue.sha256;
-    const caller = await this.checkCaller(apiKey, sourceIp);
+    const caller = await this.checkCaller(apiKey, sourceIp, trace);
     if (!caller.ok) return { rate_limit: null, catalogue_sha256, outcome: 'deny', deny: denial(caller.error, caller.entry) };
     const position = toPosition(await this.peek(windowSpecs(caller.entry), this.now()));
     return { rate_limit: position, catalogue_sha256, outcome: 'key', key: identity(caller.entry) };
@@ -242,7 +243,7 @@ export class DecisionService {
    *   marker had been lost): this attempt's add is taken back;
    * - otherwise the row is marked counted by whoever counted it.
    */
-  async report(r: UsageReport): Promise<UsageAck> {
+  async report(r: UsageReport, trace?: Context): Promise<UsageAck> {
     // Pure computations only before the settle: nothing may be awaited ahead of it.
     const units = billableUnits(r.usage);
     const live = r.environment === 'live';
@@ -259,7 +260,7 @@ export class DecisionService {
       : undefined;
     const lease = r.lease_id === '' ? undefined : { scope: `${r.account_id}:${r.environment}`, leaseId: r.lease_id };
     // Both started in this turn, in this order (inSpan calls them at once): the settle ahead of the ledger write.
-    const settled = inSpan('policy.counters.settle', this.counterSpan, () => this.d.counters.settle(lease, usage, this.now()));
+    const settled = inSpan('policy.counters.settle', this.counterSpan, trace, () => this.d.counters.settle(lease, usage, this.now()));
     const model = this.d.catalogue.resolve(r.model);
     if (model === undefined) {
       // A model since removed from the catalogue: the usage is still recorded (never lost), priced at 0.
@@ -282,7 +283,7 @@ export class DecisionService {
       period_start_ms: period.startMs,
       ...routeOfReport(r),
     };
-    const written = inSpan('policy.ledger.write', LEDGER_SPAN, () => this.d.ledger.record(entry));
+    const written = inSpan('policy.ledger.write', LEDGER_SPAN, trace, () => this.d.ledger.record(entry));
     // Both are awaited below; marked handled now in case the other throws first.
     settled.catch(() => undefined);
     written.catch(() => undefined);

@@ -14,6 +14,7 @@ import {
   type ListModelsResponse,
   type Logger,
   type AuthenticateRequest,
+  type AuthenticateResponse,
   type SessionRequest,
   type SessionResponse,
   type RenewLeasesRequest,
@@ -33,7 +34,8 @@ import { decisionReason, type PolicyMetrics } from './policy-metrics.js';
 import { listModelsPage, modelPage, type RegionsOf } from './models-list.js';
 import type { RouteState } from './residency/route-verifier.js';
 import { usageSummary } from './usage-summary.js';
-import { describeDecision, describeReport, serveTraced } from './tracing/session-spans.js';
+import { describeAuthentication, describeDecision, describeRefusal, describeReport, rpcServerSpan, serveTraced } from './tracing/session-spans.js';
+import type { Context, Span, SpanOptions } from '@opentelemetry/api';
 
 export interface PolicyServerDeps {
   /** the regions GET /v1/models reports: declared, or verified against the platform */
@@ -56,21 +58,39 @@ export interface PolicyServerDeps {
 
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
-/** Wraps a handler so every failure becomes a gRPC status with a message, and is logged once. */
-function unary<Req, Res>(log: Logger, name: string, fn: (req: Req) => Promise<Res> | Res): Unary<Req, Res> {
+/** A unary RPC a request makes (its `traceparent` metadata names the proxy's CLIENT span): its SERVER span. */
+interface UnarySpan<Res> {
+  name: string;
+  options: SpanOptions;
+  describe: (span: Span, res: Res) => void;
+}
+
+/**
+ * Wraps a handler so every failure becomes a gRPC status with a message, and is logged once. With `span`, a call
+ * that carries a `traceparent` is served in that SERVER span (tracing/session-spans.ts) and `fn` gets its context
+ * for the steps inside; one without (a lease renewal, an older proxy) gets none.
+ */
+function unary<Req, Res>(log: Logger, name: string, fn: (req: Req, trace: Context | undefined) => Promise<Res> | Res, span?: UnarySpan<Res>): Unary<Req, Res> {
   return (call, callback) => {
-    Promise.resolve()
-      .then(() => fn(call.request))
-      .then(
-        (res) => callback(null, res),
-        (err: unknown) => {
-          log.error({ err, rpc: name }, 'policy rpc failed');
-          const message = err instanceof Error ? err.message : String(err);
-          callback({ code: err instanceof GatewayError && err.status === 503 ? grpc.status.UNAVAILABLE : grpc.status.INTERNAL, details: message });
-        },
-      );
+    const serve = (trace: Context | undefined): Promise<Res> => Promise.resolve().then(() => fn(call.request, trace));
+    const traceparent = span === undefined ? undefined : call.metadata.get('traceparent')[0];
+    const served = span === undefined || typeof traceparent !== 'string'
+      ? serve(undefined)
+      : serveTraced(span.name, traceparent, serve, span.describe, span.options);
+    served.then(
+      (res) => callback(null, res),
+      (err: unknown) => {
+        log.error({ err, rpc: name }, 'policy rpc failed');
+        const message = err instanceof Error ? err.message : String(err);
+        callback({ code: err instanceof GatewayError && err.status === 503 ? grpc.status.UNAVAILABLE : grpc.status.INTERNAL, details: message });
+      },
+    );
   };
 }
+
+const AUTHENTICATE_SPAN: UnarySpan<AuthenticateResponse> = { name: 'policy.authenticate', options: rpcServerSpan('Authenticate'), describe: describeAuthentication };
+const LIST_MODELS_SPAN: UnarySpan<ListModelsResponse> = { name: 'policy.list_models', options: rpcServerSpan('ListModels'), describe: describeRefusal };
+const GET_USAGE_SPAN: UnarySpan<GetUsageResponse> = { name: 'policy.get_usage', options: rpcServerSpan('GetUsage'), describe: describeRefusal };
 
 const denial = (e: GatewayError): Denial => ({ ...(denialFromError(e) as Omit<Denial, 'key'>), key: null });
 
@@ -121,7 +141,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
     } else if (msg.body === 'decide' && msg.decide != null) {
       const req = msg.decide;
       const stop = metrics.decisionSeconds.startTimer({ operation: req.operation });
-      serveTraced('policy.decide', msg.traceparent, () => decisions.decide(req), describeDecision).then(
+      serveTraced('policy.decide', msg.traceparent, (trace) => decisions.decide(req, trace), describeDecision).then(
         (d) => {
           stop();
           metrics.decisions.inc({ operation: req.operation, outcome: d.outcome ?? '', reason: d.outcome === 'deny' ? decisionReason(d.deny?.code ?? '') : 'none' });
@@ -131,7 +151,7 @@ function serveSession(deps: PolicyServerDeps, call: grpc.ServerDuplexStream<Sess
       );
     } else if (msg.body === 'report' && msg.report != null) {
       const report = msg.report;
-      serveTraced('policy.report_usage', msg.traceparent, () => decisions.report(report), describeReport(report)).then(
+      serveTraced('policy.report_usage', msg.traceparent, (trace) => decisions.report(report, trace), describeReport(report)).then(
         (ack) => {
           metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
           send({ id, body: 'ack', ack });
@@ -206,7 +226,12 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       deps.metrics.usageReports.inc({ result: ack.recorded ? 'recorded' : 'replay' });
       return ack;
     }),
-    Authenticate: unary(log, 'Authenticate', (req: AuthenticateRequest) => decisions.authenticate(req.caller?.api_key ?? '', req.caller?.source_ip ?? '')),
+    Authenticate: unary(
+      log,
+      'Authenticate',
+      (req: AuthenticateRequest, trace) => decisions.authenticate(req.caller?.api_key ?? '', req.caller?.source_ip ?? '', trace),
+      AUTHENTICATE_SPAN,
+    ),
     RenewLeases: unary(log, 'RenewLeases', (req: RenewLeasesRequest) => decisions.renew(req.leases)),
     WatchRevocations: (call: grpc.ServerWritableStream<WatchRevocationsRequest, Revocation>) => {
       watchers.add(call);
@@ -217,8 +242,8 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
       call.on('close', drop);
       call.on('error', drop);
     },
-    ListModels: unary(log, 'ListModels', async (req: ListModelsRequest): Promise<ListModelsResponse> => {
-      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+    ListModels: unary(log, 'ListModels', async (req: ListModelsRequest, trace): Promise<ListModelsResponse> => {
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip, trace);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       if (!req.request_valid) {
         // The proxy will answer 400: position reported, nothing counted.
@@ -234,14 +259,14 @@ export function createPolicyServer(deps: PolicyServerDeps): PolicyServer {
         return { rate_limit: counted.position, page: modelPage(catalogue, caller.entry, [model], false, deps.regionsOf), outcome: 'page' };
       }
       return { rate_limit: counted.position, page: listModelsPage(catalogue, caller.entry, req, deps.regionsOf), outcome: 'page' };
-    }),
-    GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest): Promise<GetUsageResponse> => {
-      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip);
+    }, LIST_MODELS_SPAN),
+    GetUsage: unary(log, 'GetUsage', async (req: GetUsageRequest, trace): Promise<GetUsageResponse> => {
+      const caller = await decisions.checkCaller(req.caller.api_key, req.caller.source_ip, trace);
       if (!caller.ok) return { rate_limit: null, deny: denial(caller.error), outcome: 'deny' };
       // Free and never rate limited: the window is reported, not counted.
       const position = await decisions.windowPosition(caller.entry);
       return { rate_limit: position, usage: await usageSummary(caller.entry, deps.usage, position, decisions.now(), await decisions.countedUnits(caller.entry)), outcome: 'usage' };
-    }),
+    }, GET_USAGE_SPAN),
     Health: unary(log, 'Health', async () => ({
       ...(await dependenciesOk(deps.database, deps.counters)),
       residency_pending: deps.residencyPending(),

@@ -92,38 +92,41 @@ export class GrpcPolicyClient implements PolicyClient {
     for (const w of this.watchers) w.stops.push(this.watchOne(r, w.onRevoked, w.onConnect));
   }
 
-  private call<Req, Res>(method: string, req: Req, pin = ''): Promise<Res> {
+  private call<Req, Res>(method: string, req: Req, pin = '', traceparent = ''): Promise<Res> {
     const [first, second] = this.replicas.forKey(pin);
     if (first === undefined) return Promise.reject(unavailable());
-    return this.callOne<Req, Res>(first, method, req).catch((err: unknown) => {
+    return this.callOne<Req, Res>(first, method, req, traceparent).catch((err: unknown) => {
       if (!(err instanceof ServiceUnavailableError) || second === undefined) throw err;
-      return this.callOne<Req, Res>(second, method, req);
+      return this.callOne<Req, Res>(second, method, req, traceparent);
     });
   }
 
-  private callOne<Req, Res>(replica: Replica, method: string, req: Req): Promise<Res> {
+  private callOne<Req, Res>(replica: Replica, method: string, req: Req, traceparent: string): Promise<Res> {
     const fn = (replica.client as Channel)[method] as UnaryMethod<Req, Res> | undefined;
     if (fn === undefined) return Promise.reject(new InternalError(`policy client has no method ${method}`));
+    const metadata = new grpc.Metadata();
+    // The trace context of the proxy's CLIENT span: the policy service's SERVER span hangs under it.
+    if (traceparent !== '') metadata.set('traceparent', traceparent);
     return new Promise((resolve, reject) => {
-      fn.call(replica.client, req, new grpc.Metadata(), { deadline: Date.now() + this.deadlineMs }, (err, res) => {
+      fn.call(replica.client, req, metadata, { deadline: Date.now() + this.deadlineMs }, (err, res) => {
         if (err === null) resolve(res);
         else reject(mapGrpcError(err, method));
       });
     });
   }
 
-  async decide(request: Omit<DecideRequest, 'attempt_id'>): Promise<Decision> {
+  async decide(request: Omit<DecideRequest, 'attempt_id'>, traceparent = ''): Promise<Decision> {
     const req: DecideRequest = { ...request, attempt_id: newAttemptId() };
     const [first, second] = this.replicas.forKey(request.caller.api_key);
     if (first === undefined) throw unavailable();
     let d: DecisionWire;
     try {
-      d = await first.session.decide(req);
+      d = await first.session.decide(req, traceparent);
     } catch (err) {
       // Its replica was lost (or draining, or its counter store away) before it answered: once more on the next,
       // with the same attempt id, so an admission the first made is found, not counted again.
       if (!(err instanceof ServiceUnavailableError) || second === undefined) throw err;
-      d = await second.session.decide(req);
+      d = await second.session.decide(req, traceparent);
     }
     const base = { decisionId: d.decision_id, rateLimit: d.rate_limit ?? null, catalogueSha256: orNull(d.catalogue_sha256) };
     if (d.outcome === 'allow' && d.allow != null) return { kind: 'allow', ...base, grant: d.allow };
@@ -131,11 +134,11 @@ export class GrpcPolicyClient implements PolicyClient {
     throw new InternalError('policy service sent a decision with no outcome');
   }
 
-  reportUsage(report: UsageReport, pin = ''): Promise<UsageAck> {
+  reportUsage(report: UsageReport, pin = '', traceparent = ''): Promise<UsageAck> {
     // The key's replica: the report is on the stream its next decision takes, so it is applied before it.
     const [replica] = this.replicas.forKey(pin);
     if (replica === undefined) return Promise.reject(unavailable());
-    return replica.session.report(report);
+    return replica.session.report(report, traceparent);
   }
 
   catchUpBeforeDecisions(catchUp: () => Promise<void>): void {
@@ -143,8 +146,8 @@ export class GrpcPolicyClient implements PolicyClient {
     for (const r of this.replicas.all()) r.session.setCatchUp(catchUp);
   }
 
-  async authenticate(caller: Caller): Promise<Authentication> {
-    const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller }, caller.api_key);
+  async authenticate(caller: Caller, traceparent = ''): Promise<Authentication> {
+    const r = await this.call<{ caller: Caller }, AuthenticateResponse>('Authenticate', { caller }, caller.api_key, traceparent);
     const base = { rateLimit: r.rate_limit ?? null, catalogueSha256: orNull(r.catalogue_sha256) };
     if (r.outcome === 'key' && r.key != null) return { kind: 'ok', ...base, value: r.key };
     if (r.deny != null) return { kind: 'deny', ...base, error: errorFromDenial(r.deny), key: r.deny.key ?? null };
@@ -203,15 +206,15 @@ export class GrpcPolicyClient implements PolicyClient {
     };
   }
 
-  async listModels(request: ListModelsRequest): Promise<Answer<ModelPage>> {
-    const r = await this.call<ListModelsRequest, ListModelsResponse>('ListModels', request, request.caller.api_key);
+  async listModels(request: ListModelsRequest, traceparent = ''): Promise<Answer<ModelPage>> {
+    const r = await this.call<ListModelsRequest, ListModelsResponse>('ListModels', request, request.caller.api_key, traceparent);
     if (r.outcome === 'page' && r.page != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.page };
     if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
     throw new InternalError('policy service sent a models answer with no outcome');
   }
 
-  async getUsage(caller: Caller): Promise<Answer<UsageSummary>> {
-    const r = await this.call<{ caller: Caller }, GetUsageResponse>('GetUsage', { caller }, caller.api_key);
+  async getUsage(caller: Caller, traceparent = ''): Promise<Answer<UsageSummary>> {
+    const r = await this.call<{ caller: Caller }, GetUsageResponse>('GetUsage', { caller }, caller.api_key, traceparent);
     if (r.outcome === 'usage' && r.usage != null) return { kind: 'ok', rateLimit: r.rate_limit ?? null, value: r.usage };
     if (r.deny != null) return { kind: 'deny', rateLimit: r.rate_limit ?? null, error: errorFromDenial(r.deny) };
     throw new InternalError('policy service sent a usage answer with no outcome');

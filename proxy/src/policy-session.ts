@@ -10,8 +10,6 @@ import {
   type SessionResponse,
   type UsageAck,
   type UsageReport,
-  traceparentOf,
-  tracingOn,
 } from '@gateway/shared';
 
 /** Opens the Session RPC: one bidirectional stream for every decision and report of this proxy. */
@@ -26,13 +24,8 @@ interface Waiter {
 const unavailable = (): ServiceUnavailableError =>
   new ServiceUnavailableError('The gateway cannot reach its policy service; please retry.');
 
-/**
- * The message with the trace context it is sent in (the caller's active span: the decision's client span, or the
- * request's span for its report), so the policy service's spans join the request's trace. Nothing with tracing off.
- */
-function traced(msg: SessionRequest): SessionRequest {
-  if (!tracingOn()) return msg;
-  const traceparent = traceparentOf();
+/** The message with the trace context it is sent in (the caller's span), so the policy service's spans join it. */
+function traced(msg: SessionRequest, traceparent: string): SessionRequest {
   if (traceparent !== '') msg.traceparent = traceparent;
   return msg;
 }
@@ -83,9 +76,9 @@ export class PolicySession {
     this.open();
   }
 
-  async decide(req: DecideRequest): Promise<DecisionWire> {
+  async decide(req: DecideRequest, traceparent = ''): Promise<DecisionWire> {
     if (this.catchingUp !== undefined) await this.waitFor(this.catchingUp);
-    const res = await this.send(traced({ id: 0, body: 'decide', decide: req }), 'decision');
+    const res = await this.send(traced({ id: 0, body: 'decide', decide: req }, traceparent), 'decision');
     return res.decision as DecisionWire;
   }
 
@@ -102,8 +95,8 @@ export class PolicySession {
 
 
   /** The report is queued on the stream, in call order, when this returns; the promise settles with the answer. */
-  async report(r: UsageReport): Promise<UsageAck> {
-    const res = await this.send(traced({ id: 0, body: 'report', report: r }), 'ack');
+  async report(r: UsageReport, traceparent = ''): Promise<UsageAck> {
+    const res = await this.send(traced({ id: 0, body: 'report', report: r }, traceparent), 'ack');
     return res.ack as UsageAck;
   }
 

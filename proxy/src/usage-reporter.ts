@@ -35,10 +35,11 @@ export class UsageReporter {
   /**
    * Hands the report to the policy service: it is on the decision stream of the replica `pin` (the request's API
    * key) is pinned to when this returns (so the lease it frees is free, and its units counted, before that key's
-   * next decision on this proxy). Resolves once it is taken or spooled (never rejects).
+   * next decision on this proxy). Resolves once it is taken or spooled (never rejects). `traceparent`: the request's
+   * span (a replay from the spool goes untraced).
    */
-  report(r: UsageReport, pin?: string): Promise<void> {
-    const p = this.deliver(r, this.policy.reportUsage(r, pin)).finally(() => this.pending.delete(p));
+  report(r: UsageReport, pin?: string, traceparent?: string): Promise<void> {
+    const p = this.deliver(r, this.policy.reportUsage(r, pin, traceparent)).finally(() => this.pending.delete(p));
     this.pending.add(p);
     return p;
   }

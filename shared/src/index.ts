@@ -97,7 +97,7 @@ export type {
   SessionResponse,
 } from './policy-wire.js';
 export { SESSION_BATCH_METADATA } from './policy-wire.js';
-export { tracingConfig, startTracing, gatewayTracer, traceparentOf, contextFromTraceparent, inSpan, errorTypeOf, tracingOn } from './tracing/index.js';
+export { tracingConfig, startTracing, gatewayTracer, traceparentOf, contextFromTraceparent, inSpan, endWhenSettled, errorTypeOf, tracingOn } from './tracing/index.js';
 export type { TracingConfig, SamplerKind, Tracing } from './tracing/index.js';
 export {
   SEMCONV_VERSION, SEMCONV_SCHEMA_URL, HTTP_REQUEST_METHOD, HTTP_ROUTE, HTTP_RESPONSE_STATUS_CODE, URL_SCHEME, SERVER_ADDRESS, SERVER_PORT, NETWORK_PROTOCOL_VERSION, ERROR_TYPE, RPC_SYSTEM, RPC_SERVICE, RPC_METHOD, DB_SYSTEM_NAME, DB_OPERATION_NAME, GEN_AI_OPERATION_NAME, GEN_AI_PROVIDER_NAME, GEN_AI_REQUEST_MODEL, GEN_AI_REQUEST_MAX_TOKENS, GEN_AI_RESPONSE_MODEL, GEN_AI_USAGE_INPUT_TOKENS, GEN_AI_USAGE_OUTPUT_TOKENS, GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, GATEWAY_MODEL, GATEWAY_RESIDENCY, GATEWAY_CALL_REGION, GATEWAY_PROCESSING_REGIONS, GATEWAY_ROUTE_INDEX, GATEWAY_PRIVACY_MODE, GATEWAY_KEY_ID, GATEWAY_ACCOUNT_ID, GATEWAY_REFUSAL_REASON, GATEWAY_FIRST_TOKEN_EVENT,

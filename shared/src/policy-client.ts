@@ -43,27 +43,28 @@ export type Authentication =
 
 /**
  * The narrow seam between proxy and policy. Every method fails with ServiceUnavailableError when the policy
- * service cannot be reached, so callers fail closed.
+ * service cannot be reached, so callers fail closed. `traceparent`: the W3C trace context of the caller's span
+ * (CONTRACT.md "Traces"), sent with the message ('' or absent: untraced).
  */
 export interface PolicyClient {
   /**
    * On the decision stream of the replica the key is pinned to. The client mints the attempt id; a decision lost
    * with its replica is retried once, with the same attempt id, on the next replica.
    */
-  decide(request: Omit<DecideRequest, 'attempt_id'>): Promise<Decision>;
+  decide(request: Omit<DecideRequest, 'attempt_id'>, traceparent?: string): Promise<Decision>;
   /**
    * On the decision stream of the replica `pin` (the request's API key) is pinned to: the message is written
    * before this returns (so it reaches the policy service before any later decision of that key on this proxy);
    * the promise says whether it was taken. Without a pin (a spool replay), any replica that can take it.
    */
-  reportUsage(report: UsageReport, pin?: string): Promise<UsageAck>;
+  reportUsage(report: UsageReport, pin?: string, traceparent?: string): Promise<UsageAck>;
   /**
    * Runs `catchUp` each time the decision stream (re)opens, before the stream takes a new decision: the spool's
    * replay, so reports that missed a broken stream count before the decisions after it.
    */
   catchUpBeforeDecisions(catchUp: () => Promise<void>): void;
   /** The key and source address only, nothing counted: `ok` carries the key, with the window position. */
-  authenticate(caller: Caller): Promise<Authentication>;
+  authenticate(caller: Caller, traceparent?: string): Promise<Authentication>;
   /** Renews the given leases; says which it no longer holds and which of their keys are revoked or expired. */
   renewLeases(leases: LeaseRefWire[]): Promise<RenewLeasesAck>;
   /**
@@ -71,8 +72,8 @@ export interface PolicyClient {
    * calls onConnect each time it (re)opens the stream, so the caller can catch up on what it missed.
    */
   watchRevocations(onRevoked: (keyId: string) => void, onConnect?: () => void): () => void;
-  listModels(request: ListModelsRequest): Promise<Answer<ModelPage>>;
-  getUsage(caller: Caller): Promise<Answer<UsageSummary>>;
+  listModels(request: ListModelsRequest, traceparent?: string): Promise<Answer<ModelPage>>;
+  getUsage(caller: Caller, traceparent?: string): Promise<Answer<UsageSummary>>;
   /**
    * ready: the policy service answers, its database and counter store are reachable, and (a Bedrock deployment)
    * every route has been resolved against the platform; routes: each verified route's state, for /readyz.

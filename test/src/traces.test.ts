@@ -201,6 +201,47 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     }
   });
 
+  it('traces the unary calls a request makes (authentication before a large body or of an invalid one, models, usage): a CLIENT span in the proxy, the policy service\'s SERVER span under it, its key lookup under that', async function () {
+    const port = gw.ports[0] as number;
+    const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'anthropic-version': '2023-06-01', 'x-api-key': key.key } });
+    const unknown = `${key.key.slice(0, -6)}zzzzzz`;
+    // Over the 1 MiB the proxy reads before it knows the caller: the key is authenticated first, and refused.
+    const large = await post(port, JSON.stringify(body({}, 'x'.repeat(1_100_000))), {}, { ...key, key: unknown });
+    expect(large.status).to.equal(401);
+    const invalid = await post(port, INVALID_JSON);
+    expect(invalid.status).to.equal(400);
+    const models = await get('/v1/models');
+    expect(models.status).to.equal(200);
+    const usage = await get('/v1/usage');
+    expect(usage.status).to.equal(200);
+    const calls: Array<[Response, string, string, string | undefined]> = [
+      [large, 'policy.authenticate', 'Authenticate', 'auth'],
+      [invalid, 'policy.authenticate', 'Authenticate', undefined],
+      [models, 'policy.list_models', 'ListModels', undefined],
+      [usage, 'policy.get_usage', 'GetUsage', undefined],
+    ];
+    for (const [res, name, method, refusal] of calls) {
+      await res.arrayBuffer();
+      const server = await serverSpanOf(res);
+      await receiver.waitFor((spans) => spans.some((s) => s.traceId === server.traceId && s.name === name && s.kind === SPAN_KIND.SERVER));
+      await receiver.waitFor((spans) => spans.some((s) => s.traceId === server.traceId && s.name === 'policy.key_lookup'));
+      const spans = receiver.trace(server.traceId);
+      const client = spans.find((s) => s.name === name && s.kind === SPAN_KIND.CLIENT) as ReceivedSpan;
+      expect(client, name).to.not.equal(undefined);
+      expect(client.service).to.equal('gateway-proxy');
+      expect(client.parentSpanId).to.equal(server.spanId);
+      expect(client.attributes).to.include({ 'rpc.system': 'grpc', 'rpc.method': method });
+      const served = spans.find((s) => s.name === name && s.kind === SPAN_KIND.SERVER) as ReceivedSpan;
+      expect(served.service).to.equal('gateway-policy');
+      expect(served.parentSpanId).to.equal(client.spanId);
+      expect(served.attributes).to.include({ 'rpc.method': method });
+      expect(one(spans, 'policy.key_lookup').parentSpanId).to.equal(served.spanId);
+      expect(client.attributes['gateway.refusal_reason'], name).to.equal(refusal);
+      expect(served.attributes['gateway.refusal_reason'], name).to.equal(refusal);
+      if (method === 'Authenticate' && refusal === undefined) expect(served.attributes['gateway.key_id']).to.equal(key.id);
+    }
+  });
+
   it('takes an incoming traceparent as the parent, sends its own attempt span upstream, and with OTEL_GATEWAY_TRUST_INCOMING=false only links it', async function () {
     const incoming = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
     const traceparent = `00-${incoming.traceId}-${incoming.spanId}-01`;
@@ -304,5 +345,38 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(await a.proxy.exited).to.equal(0);
     expect(Date.now() - started).to.be.below(2000 + 1000);
     await faulty.close();
+  });
+
+  it('flushes the policy service\'s spans on SIGTERM within DRAIN_TIMEOUT_MS while the collector never answers', async function () {
+    this.timeout(120_000);
+    const blackhole = await new OtlpReceiver().start();
+    blackhole.mode = 'blackhole';
+    const other = await new TestGateway({
+      redis,
+      env: {
+        UPSTREAM_URL: `${fake.url}/{region}/v1`,
+        UPSTREAM_API_KEY: UPSTREAM_KEY,
+        OTEL_EXPORTER_OTLP_ENDPOINT: blackhole.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        DRAIN_TIMEOUT_MS: '2000',
+      },
+    }).start();
+    try {
+      const k = await createKey(other, { env: 'live', privacy: 'off' });
+      fake.enqueue(() => ({}));
+      for (let i = 0; i < 5; i += 1) expect((await post(other.ports[0] as number, body({}, 'hi'), {}, k)).status).to.equal(200);
+      // Both processes' first batches are held unanswered; the policy service's later spans wait in its queue.
+      const deadline = Date.now() + 10_000;
+      while (blackhole.exports < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(blackhole.exports).to.be.at.least(2);
+      expect((await post(other.ports[0] as number, body({}, 'hi'), {}, k)).status).to.equal(200);
+      const started = Date.now();
+      other.policy.child.kill('SIGTERM');
+      expect(await other.policy.exited).to.equal(0);
+      expect(Date.now() - started).to.be.below(2000 + 1000);
+    } finally {
+      await other.stop();
+      await blackhole.close();
+    }
   });
 });

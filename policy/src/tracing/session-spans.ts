@@ -1,6 +1,5 @@
-import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { SpanKind, type Context, type Span, type SpanOptions } from '@opentelemetry/api';
 import {
-  ERROR_TYPE,
   GATEWAY_ACCOUNT_ID,
   GATEWAY_KEY_ID,
   GATEWAY_MODEL,
@@ -10,41 +9,36 @@ import {
   RPC_SERVICE,
   RPC_SYSTEM,
   contextFromTraceparent,
-  errorTypeOf,
-  gatewayTracer,
+  inSpan,
   tracingOn,
+  type AuthenticateResponse,
   type DecisionWire,
   type UsageReport,
 } from '@gateway/shared';
 import { decisionReason } from '../policy-metrics.js';
 
+/** The SERVER span options of an RPC, built once per method (their attributes are constants). */
+export const rpcServerSpan = (method: string): SpanOptions => ({
+  kind: SpanKind.SERVER,
+  attributes: { [RPC_SYSTEM]: 'grpc', [RPC_SERVICE]: POLICY_SERVICE_NAME, [RPC_METHOD]: method },
+});
+const SESSION = rpcServerSpan('Session');
+
 /**
- * Serves one Session message (a decision, a usage report) in a SERVER span whose parent is the trace context the
- * message carries (the proxy's decision span, or its request's span for a report). The span is active while the
- * message is served, so the steps inside (key lookup, counter script, ledger write) are its children. Untraced
- * (no SDK in this process): the message is served as it is, with no span object made.
+ * Serves one Session message (a decision, a usage report) or one unary call in a SERVER span whose parent is the
+ * trace context it carries (the proxy's CLIENT span of the decision or authentication, or its request's span for
+ * a report). `serve` gets the span's context: the steps inside (key lookup, counter script, ledger write) are its
+ * children. Untraced (no SDK in this process): the message is served as it is, with no span object made.
  */
-export function serveTraced<T>(name: string, traceparent: string | undefined, serve: () => Promise<T>, describe: (span: Span, result: T) => void): Promise<T> {
-  if (!tracingOn()) return serve();
-  const span = gatewayTracer().startSpan(name, { kind: SpanKind.SERVER }, contextFromTraceparent(traceparent));
-  if (span.isRecording()) {
-    span.setAttribute(RPC_SYSTEM, 'grpc');
-    span.setAttribute(RPC_SERVICE, POLICY_SERVICE_NAME);
-    span.setAttribute(RPC_METHOD, 'Session');
-  }
-  return context.with(trace.setSpan(context.active(), span), serve).then(
-    (result) => {
-      if (span.isRecording()) describe(span, result);
-      span.end();
-      return result;
-    },
-    (err: unknown) => {
-      span.setAttribute(ERROR_TYPE, errorTypeOf(err));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-      throw err;
-    },
-  );
+export function serveTraced<T>(
+  name: string,
+  traceparent: string | undefined,
+  serve: (trace: Context | undefined) => Promise<T>,
+  describe: (span: Span, result: T) => void,
+  options: SpanOptions = SESSION,
+): Promise<T> {
+  if (!tracingOn()) return serve(undefined);
+  return inSpan(name, options, contextFromTraceparent(traceparent), serve, describe);
 }
 
 /** A decision's span: allowed or refused (the reason's word), for which key. */
@@ -65,4 +59,19 @@ export function describeReport(report: UsageReport): (span: Span) => void {
     span.setAttribute(GATEWAY_ACCOUNT_ID, report.account_id);
     span.setAttribute(GATEWAY_MODEL, report.model);
   };
+}
+
+/** An authentication's span: which key, or why it was refused. */
+export function describeAuthentication(span: Span, a: AuthenticateResponse): void {
+  const key = a.outcome === 'key' ? a.key : a.deny?.key;
+  if (key != null) {
+    span.setAttribute(GATEWAY_KEY_ID, key.key_id);
+    span.setAttribute(GATEWAY_ACCOUNT_ID, key.account_id);
+  }
+  if (a.outcome === 'deny') span.setAttribute(GATEWAY_REFUSAL_REASON, decisionReason(a.deny?.code ?? ''));
+}
+
+/** The refusal of a unary call's answer (ListModels, GetUsage), if it is one. */
+export function describeRefusal(span: Span, answer: { outcome?: string; deny?: { code: string } | null }): void {
+  if (answer.outcome === 'deny') span.setAttribute(GATEWAY_REFUSAL_REASON, decisionReason(answer.deny?.code ?? ''));
 }

@@ -1,6 +1,8 @@
 import { keyFormatError, type Authentication, type Caller, type GatewayError, type PolicyClient, type RateLimitPosition } from '@gateway/shared';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asGatewayError } from './error-responder.js';
+import { describeAuthentication } from '../tracing/step-attributes.js';
+import { STEP_SPANS, tracePolicyCall } from '../tracing/step-span.js';
 
 /** Bodies above this (or of unknown length) are not read before the caller is known. */
 const PREAUTH_BYTES = 1024 * 1024;
@@ -14,6 +16,7 @@ const PREAUTH_BYTES = 1024 * 1024;
 export async function refusalBeforeBody(
   policy: PolicyClient,
   req: IncomingMessage,
+  res: ServerResponse,
   caller: Caller,
 ): Promise<{ error: GatewayError; rateLimit: RateLimitPosition | null; answer?: Authentication & { kind: 'deny' } } | undefined> {
   const keyError = keyFormatError(caller.api_key);
@@ -22,7 +25,7 @@ export async function refusalBeforeBody(
   const large = req.headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > PREAUTH_BYTES);
   if (!large) return undefined;
   try {
-    const answer = await policy.authenticate(caller);
+    const answer = await tracePolicyCall(res, 'policy.authenticate', STEP_SPANS.authenticate, (tp) => policy.authenticate(caller, tp), describeAuthentication);
     return answer.kind === 'deny' ? { error: answer.error, rateLimit: answer.rateLimit, answer } : undefined;
   } catch (err) {
     return { error: asGatewayError(err), rateLimit: null };

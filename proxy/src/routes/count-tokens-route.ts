@@ -13,6 +13,8 @@ import { answerInvalid } from './invalid-request.js';
 import { noteAdmitted } from '../access-log.js';
 import type { RequestAttestation } from '../attestation/index.js';
 import type { ProxyDeps } from '../proxy-deps.js';
+import { describeDecision } from '../tracing/step-attributes.js';
+import { STEP_SPANS, tracePolicyCall } from '../tracing/step-span.js';
 
 /** POST /v1/messages/count_tokens: the same checks as a message (no slot, no allowance), then a count. */
 export function countTokensRoute(deps: ProxyDeps) {
@@ -20,7 +22,7 @@ export function countTokensRoute(deps: ProxyDeps) {
     const requestId = requestIdOf(res);
     const log: Logger = deps.log.child({ request_id: requestId });
     const caller = callerOf(req, deps.addresses, requestId);
-    const early = await refusalBeforeBody(deps.policy, req, caller);
+    const early = await refusalBeforeBody(deps.policy, req, res, caller);
     if (early !== undefined) {
       if (early.answer !== undefined) deps.attestor.refusal(res, requestId, early.answer);
       return sendError(res, early.error, requestId, log, early.rateLimit);
@@ -34,14 +36,14 @@ export function countTokensRoute(deps: ProxyDeps) {
     const fields = decisionFields(read.ok ? read.json : undefined);
     let attestation: RequestAttestation | undefined;
     try {
-      const decision = await deps.policy.decide({
+      const decision = await tracePolicyCall(res, 'policy.decide', STEP_SPANS.decide, (tp) => deps.policy.decide({
         caller,
         operation: 'COUNT_TOKENS',
         model: fields.model,
         stream: false,
         max_tokens: 0,
         input_tokens_estimate: 0,
-      });
+      }, tp), describeDecision);
       if (decision.kind === 'deny') {
         deps.attestor.refusal(res, requestId, decision);
         return sendError(res, decision.error, requestId, log, decision.rateLimit);

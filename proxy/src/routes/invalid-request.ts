@@ -2,6 +2,8 @@ import type { Caller, GatewayError, Logger } from '@gateway/shared';
 import type { Response } from 'express';
 import { asGatewayError, sendError } from '../http/error-responder.js';
 import type { ProxyDeps } from '../proxy-deps.js';
+import { describeAuthentication } from '../tracing/step-attributes.js';
+import { STEP_SPANS, tracePolicyCall } from '../tracing/step-span.js';
 
 /**
  * A request the proxy found invalid (400) is answered only once its key passed authentication and the IP
@@ -9,7 +11,7 @@ import type { ProxyDeps } from '../proxy-deps.js';
  */
 export async function answerInvalid(deps: ProxyDeps, res: Response, caller: Caller, problem: GatewayError, requestId: string, log: Logger): Promise<void> {
   try {
-    const answer = await deps.policy.authenticate(caller);
+    const answer = await tracePolicyCall(res, 'policy.authenticate', STEP_SPANS.authenticate, (tp) => deps.policy.authenticate(caller, tp), describeAuthentication);
     if (answer.kind === 'deny') {
       deps.attestor.refusal(res, requestId, answer);
       return sendError(res, answer.error, requestId, log, answer.rateLimit);

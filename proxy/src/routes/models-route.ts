@@ -5,6 +5,8 @@ import { callerOf } from '../http/client-address.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
+import { describeAnswer } from '../tracing/step-attributes.js';
+import { STEP_SPANS, tracePolicyCall } from '../tracing/step-span.js';
 
 /** A model entry as the spec shows it (prices as numbers; the wire carries exact decimal strings). */
 function modelJson(m: ModelEntryWire) {
@@ -54,14 +56,14 @@ export function listModelsRoute(deps: ProxyDeps) {
     const limit = limitRaw === '' ? 20 : Number(limitRaw);
     const limitValid = Number.isInteger(limit) && limit >= 1 && limit <= 1000;
     try {
-      const answer = await deps.policy.listModels({
+      const answer = await tracePolicyCall(res, 'policy.list_models', STEP_SPANS.listModels, (tp) => deps.policy.listModels({
         caller: callerOf(req, deps.addresses, requestId),
         model_id: '',
         limit: limitValid ? limit : 20,
         after_id: queryString(req, 'after_id'),
         before_id: queryString(req, 'before_id'),
         request_valid: limitValid,
-      });
+      }, tp), describeAnswer);
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
       if (!limitValid) {
         return sendError(res, new InvalidRequestError('limit: must be an integer from 1 to 1000'), requestId, log, answer.rateLimit);
@@ -80,14 +82,14 @@ export function getModelRoute(deps: ProxyDeps) {
     const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     try {
-      const answer = await deps.policy.listModels({
+      const answer = await tracePolicyCall(res, 'policy.list_models', STEP_SPANS.listModels, (tp) => deps.policy.listModels({
         caller: callerOf(req, deps.addresses, requestId),
         model_id: String(req.params['id'] ?? ''),
         limit: 1,
         after_id: '',
         before_id: '',
         request_valid: true,
-      });
+      }, tp), describeAnswer);
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
       setRateLimitHeaders(res, answer.rateLimit);
       const model = answer.value.data[0];

@@ -4,6 +4,8 @@ import { callerOf } from '../http/client-address.js';
 import { setRateLimitHeaders } from '../http/response-headers.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { ProxyDeps } from '../proxy-deps.js';
+import { describeAnswer } from '../tracing/step-attributes.js';
+import { STEP_SPANS, tracePolicyCall } from '../tracing/step-span.js';
 
 /** GET /v1/usage: free and never rate limited; the calling key's account and environment this period. */
 export function usageRoute(deps: ProxyDeps) {
@@ -11,7 +13,8 @@ export function usageRoute(deps: ProxyDeps) {
     const requestId = requestIdOf(res);
     const log = deps.log.child({ request_id: requestId });
     try {
-      const answer = await deps.policy.getUsage(callerOf(req, deps.addresses, requestId));
+      const caller = callerOf(req, deps.addresses, requestId);
+      const answer = await tracePolicyCall(res, 'policy.get_usage', STEP_SPANS.getUsage, (tp) => deps.policy.getUsage(caller, tp), describeAnswer);
       if (answer.kind === 'deny') return sendError(res, answer.error, requestId, log, answer.rateLimit);
       setRateLimitHeaders(res, answer.rateLimit);
       const u = answer.value;

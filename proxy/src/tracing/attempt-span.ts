@@ -68,9 +68,9 @@ export function startAttemptSpan(x: Exchange, provider: GenAiProvider, origin: s
   span.setAttribute(GATEWAY_PRIVACY_MODE, k.privacy_mode);
   span.setAttribute(GATEWAY_KEY_ID, k.key_id);
   span.setAttribute(GATEWAY_ACCOUNT_ID, k.account_id);
-  const url = new URL(origin);
-  span.setAttribute(SERVER_ADDRESS, url.hostname);
-  span.setAttribute(SERVER_PORT, url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
+  const server = serverOf(origin);
+  span.setAttribute(SERVER_ADDRESS, server.address);
+  span.setAttribute(SERVER_PORT, server.port);
   current.set(x.res, span);
   return {
     end(result: ExchangeResult, upstreamStatus: number): void {
@@ -94,6 +94,18 @@ export function startAttemptSpan(x: Exchange, provider: GenAiProvider, origin: s
 /** The first token reached the client: an event on the running attempt's span (nothing when untraced). */
 export function noteFirstToken(res: ServerResponse): void {
   current.get(res)?.addEvent(GATEWAY_FIRST_TOKEN_EVENT);
+}
+
+/** server.address and server.port of each upstream origin, parsed once (the origins are the configured routes'). */
+const servers = new Map<string, { address: string; port: number }>();
+function serverOf(origin: string): { address: string; port: number } {
+  let server = servers.get(origin);
+  if (server === undefined) {
+    const url = new URL(origin);
+    server = { address: url.hostname, port: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port) };
+    if (servers.size < 1000) servers.set(origin, server);
+  }
+  return server;
 }
 
 /**

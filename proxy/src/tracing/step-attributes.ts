@@ -5,11 +5,9 @@ import {
   GATEWAY_KEY_ID,
   GATEWAY_PRIVACY_MODE,
   GATEWAY_REFUSAL_REASON,
-  RPC_METHOD,
-  RPC_SERVICE,
-  RPC_SYSTEM,
-  POLICY_SERVICE_NAME,
   refusalReason,
+  type Answer,
+  type Authentication,
   type Decision,
   type GatewayError,
   type PrivacyMode,
@@ -18,9 +16,6 @@ import type { PrivacyResult } from '@gateway/privacy';
 
 /** The decision's client span: which key, or why it was refused (the reason's word, never the message). */
 export function describeDecision(span: Span, d: Decision | GatewayError): void {
-  span.setAttribute(RPC_SYSTEM, 'grpc');
-  span.setAttribute(RPC_SERVICE, POLICY_SERVICE_NAME);
-  span.setAttribute(RPC_METHOD, 'Session');
   if (d instanceof Error) {
     // The policy service could not be asked (503): the decision failed, whatever the request's fate.
     span.setStatus({ code: SpanStatusCode.ERROR });
@@ -48,4 +43,24 @@ export function describePrivacy(mode: PrivacyMode): (span: Span, result: Privacy
     span.setAttribute(GATEWAY_PRIVACY_MODE, mode);
     for (const [type, count] of Object.entries(result.counts)) span.setAttribute(`gateway.pii.${type.toLowerCase()}`, count ?? 0);
   };
+}
+
+/** An authentication's client span: which key, or why it was refused. */
+export function describeAuthentication(span: Span, a: Authentication): void {
+  const key = a.kind === 'ok' ? a.value : a.key;
+  if (key !== null) {
+    span.setAttribute(GATEWAY_KEY_ID, key.key_id);
+    span.setAttribute(GATEWAY_ACCOUNT_ID, key.account_id);
+  }
+  if (a.kind === 'deny') describeRefusal(span, a.error);
+}
+
+/** A models or usage answer's client span: why it was refused, if it was. */
+export function describeAnswer<T>(span: Span, a: Answer<T>): void {
+  if (a.kind === 'deny') describeRefusal(span, a.error);
+}
+
+function describeRefusal(span: Span, error: GatewayError): void {
+  const reason = refusalReason(error.code);
+  if (reason !== undefined) span.setAttribute(GATEWAY_REFUSAL_REASON, reason);
 }

@@ -1,7 +1,7 @@
 import { diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../logger.js';
-import { markTracingOn } from './trace-context.js';
+import { markTracingOff, markTracingOn } from './trace-context.js';
 import type { TracingConfig } from './tracing-config.js';
 
 /** The SDK of one process, or nothing (tracing off): stop() flushes what is queued within the time given. */
@@ -18,8 +18,9 @@ const DIAG_EVERY_MS = 60_000;
 
 /**
  * Starts the OpenTelemetry SDK for this process (CONTRACT.md "Traces"): a tracer provider with a bounded batch
- * processor and the OTLP/HTTP protobuf exporter, the W3C trace-context propagator (no baggage), and the
- * AsyncLocalStorage context manager. No automatic instrumentation is loaded: spans are opened by hand.
+ * processor and the OTLP/HTTP protobuf exporter and the W3C trace-context propagator (no baggage); no context
+ * manager (trace-context.ts: contexts are passed by hand). No automatic instrumentation is loaded: spans are opened
+ * by hand.
  * Without a TracingConfig nothing is started, and the API's no-op implementations stay in place.
  */
 export async function startTracing(config: TracingConfig | undefined, defaultServiceName: string, log: Logger): Promise<Tracing> {
@@ -58,12 +59,13 @@ export async function startTracing(config: TracingConfig | undefined, defaultSer
     // so a slow or absent collector costs memory up to the bound and nothing on the request path.
     spanProcessors: [new base.BatchSpanProcessor(new OTLPTraceExporter({ url: config.endpoint }))],
   });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  provider.register({ propagator: new W3CTraceContextPropagator(), contextManager: null });
   markTracingOn();
   log.info({ endpoint: config.endpoint, sampler: config.sampler.kind, service: attributes['service.name'] }, 'tracing on');
   return {
     enabled: true,
     async stop(withinMs: number): Promise<void> {
+      markTracingOff();
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, withinMs))));
       const done = provider.shutdown().then(

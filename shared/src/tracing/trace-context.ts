@@ -1,7 +1,5 @@
 import {
-  context,
   propagation,
-  INVALID_SPAN_CONTEXT,
   ROOT_CONTEXT,
   SpanStatusCode,
   trace,
@@ -11,30 +9,41 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 
-let on = false;
-/** A span that records nothing, for the steps' callbacks while tracing is off. */
-const NOT_RECORDING: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+/**
+ * Contexts are passed by hand (a step's parent is an argument), never held in an AsyncLocalStorage: startTracing
+ * registers no context manager. Node 20's AsyncLocalStorage runs async_hooks on every promise and resource of the
+ * process, traced request or not: profiled at 1 s of the policy service's and 1.3 s of the proxy's CPU over 10,000
+ * traced requests (bench/tracing-cost.mjs --cpu-prof), the largest single cost of tracing.
+ */
+let tracer: Tracer | undefined;
 
 /** Whether this process started the SDK (startTracing): without it, no span object is even created. */
 export function tracingOn(): boolean {
-  return on;
+  return tracer !== undefined;
 }
 
-/** Set once by startTracing. */
+/** Set by startTracing, after the SDK's provider is registered. */
 export function markTracingOn(): void {
-  on = true;
+  tracer = trace.getTracer('model-gateway', '0.1.0');
+}
+
+/** Unset when the SDK stops: a span started after its last export would never leave. */
+export function markTracingOff(): void {
+  tracer = undefined;
 }
 
 /** The one tracer of the gateway's code (both processes); the API's no-op one while no SDK is started. */
 export function gatewayTracer(): Tracer {
-  return trace.getTracer('model-gateway', '0.1.0');
+  // Looked up once: the provider's getTracer builds a key string and searches a map on every call.
+  return tracer ?? trace.getTracer('model-gateway', '0.1.0');
 }
 
 /** A carrier for the W3C propagator. */
 type Carrier = Record<string, string>;
 
 /** The W3C `traceparent` of `ctx`'s span ('' without one, or with tracing off): what a Session message carries. */
-export function traceparentOf(ctx: Context = context.active()): string {
+export function traceparentOf(ctx: Context | undefined): string {
+  if (ctx === undefined) return '';
   const carrier: Carrier = {};
   propagation.inject(ctx, carrier);
   return carrier['traceparent'] ?? '';
@@ -49,23 +58,48 @@ export function contextFromTraceparent(traceparent: string | undefined, tracesta
 }
 
 /**
- * Runs `fn` inside a span that ends when its promise settles: the shape of the policy service's step spans (key
- * lookup, counter script, ledger write). The span is the active one meanwhile; `fn` gets it to add attributes.
+ * Ends `span` when `settled` settles: on a result, after `describe` (only while the span records) adds what the
+ * result says; on a rejection, with `error.type` and ERROR status. The one way a step span of either process ends.
  */
-export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
-  if (!on) return fn(NOT_RECORDING);
-  return gatewayTracer().startActiveSpan(name, options, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
+export function endWhenSettled<T>(span: Span, settled: Promise<T>, describe?: (span: Span, result: T) => void): Promise<T> {
+  return settled.then(
+    (result) => {
+      if (describe !== undefined && span.isRecording()) describe(span, result);
+      span.end();
+      return result;
+    },
+    (err: unknown) => {
       // The class of the failure only: an exception's message may quote a value (CONTRACT.md "Traces").
       if (span.isRecording()) span.setAttribute('error.type', errorTypeOf(err));
       span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
       span.end();
-    }
-  });
+      throw err;
+    },
+  );
+}
+
+/**
+ * Runs `fn` in a child span of `parent` that ends when its promise settles (endWhenSettled): the shape of every
+ * step span (the decision, the privacy step, the key lookup, the counter script, the ledger write). `fn` gets the
+ * span's context, to hand to the steps inside it. No parent (an untraced request) or no SDK: `fn` runs as it is,
+ * with no span object made.
+ */
+export function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  parent: Context | undefined,
+  fn: (ctx: Context | undefined) => Promise<T>,
+  describe?: (span: Span, result: T) => void,
+): Promise<T> {
+  if (tracer === undefined || parent === undefined) return fn(undefined);
+  const span = tracer.startSpan(name, options, parent);
+  let running: Promise<T>;
+  try {
+    running = fn(trace.setSpan(parent, span));
+  } catch (err) {
+    running = Promise.reject(err);
+  }
+  return endWhenSettled(span, running, describe);
 }
 
 /** error.type of a thrown value: a gateway error's stable code, else the class name, never a message. */
