@@ -174,6 +174,23 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(regionsCalled()).to.deep.equal(['eu-west-1', 'eu-west-1']);
   });
 
+  it('counts tokens down the same routes: route 1 refusing, route 2 counts, and the headers and attestation name it', async function () {
+    const res = await fetch(gw.url('/v1/messages/count_tokens'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': eu.key },
+      body: JSON.stringify({ model: 'alpha-opus-5', messages: [{ role: 'user', content: 'count me across routes' }] }),
+    });
+    expect(res.status).to.equal(200);
+    expect(((await res.json()) as { input_tokens: number }).input_tokens).to.be.greaterThan(0);
+    expect(fake.requests.map((r) => [r.region, r.path.endsWith('/count_tokens')])).to.deep.equal([['eu-west-1', true]]);
+    expect(res.headers.get('x-gateway-model')).to.equal('eu.anthropic.alpha-opus-5-v1:0');
+    expect(claimsOf(res)).to.deep.include({
+      platform: 'messages',
+      call_region: 'eu-west-1',
+      attempts: [{ platform: 'messages', call_region: 'eu-central-1', outcome: 'refused' }, { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' }],
+    });
+  });
+
   it('answers 504 for a non-streamed call route 1 accepted and then timed out: route 2 is never called', async function () {
     fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { hangBeforeHeaders: true } : {}));
     const res = await post(eu);

@@ -67,7 +67,7 @@ export class VertexUpstream implements Responder {
     const headers: Record<string, string> = { ...(await this.adapter.authHeaders()), 'content-type': 'application/json' };
     const beta = c.req.headers['anthropic-beta'];
     if (beta !== undefined) headers['anthropic-beta'] = Array.isArray(beta) ? beta.join(',') : beta;
-    return postCountTokens(`${origin}${path}`, { client: this.o.client, headers, body, signal: c.signal, timeoutMs: this.o.timeoutMs });
+    return postCountTokens(`${origin}${path}`, { client: this.o.client, headers, body, signal: c.signal, timeoutMs: this.o.timeoutMs, failed: c.failed });
   }
 }
 
