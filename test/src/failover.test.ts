@@ -103,10 +103,11 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
   const ledgerRow = async (requestId: string) =>
     (await waitForLedger(gw, (rows) => rows.some((r) => r.request_id === requestId))).find((r) => r.request_id === requestId);
 
-  it('moves to route 2 on 529, 503, 404 and 429 from route 1: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
-    for (const status of [529, 503, 404, 429]) {
+  it('moves to route 2 on 529, 503, 500, 502, 404, 401, 403 and 429 from route 1: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
+    const outcomeOf = (status: number): string => (status === 429 ? 'throttled' : status === 404 ? 'not_found' : status === 401 || status === 403 ? 'auth' : 'unavailable');
+    for (const status of [529, 503, 500, 502, 404, 401, 403, 429]) {
       await closeRoute1();
-      const before = await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome: status === 429 ? 'throttled' : status === 404 ? 'not_found' : 'unavailable' });
+      const before = await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome: outcomeOf(status) });
       const failovers = await metric('gateway_upstream_failovers_total', { tier: 'eu' });
       fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { errorBefore: { status } } : { content: [{ type: 'text', text: `served by ${r.region}` }], usage: { input_tokens: 11, output_tokens: 7 } }));
       const res = await post(eu);
@@ -116,7 +117,7 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
       expect(res.headers.get('x-gateway-regions')).to.equal(EU_REGIONS);
       expect(res.headers.get('x-gateway-model')).to.equal(SONNET_EU);
-      const outcome = status === 429 ? 'throttled' : status === 404 ? 'not_found' : 'unavailable';
+      const outcome = outcomeOf(status);
       const claims = claimsOf(res);
       expect(claims['attempts']).to.deep.equal([
         { platform: 'messages', call_region: 'eu-central-1', outcome },
@@ -155,6 +156,8 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       ]);
       const row = await ledgerRow(res.headers.get('request-id') as string);
       expect(row).to.include({ input_tokens: 9, output_tokens: 4, call_region: 'eu-west-1' });
+      // Route 1's call, still open when its first event was due, was aborted (never left running beside route 2).
+      if ('firstEventDelayMs' in plan) await fake.waitFor((rs) => rs[0]?.clientAborted === true, 2_000);
     }
   });
 
@@ -215,13 +218,17 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(row?.call_region).to.equal('eu-central-1');
   });
 
-  it('returns a 400 from route 1 as it is, with no second attempt', async function () {
-    fake.setBehaviour({ errorBefore: { status: 400, message: 'messages: roles must alternate' } });
-    const res = await post(eu);
-    expect(res.status).to.equal(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).to.equal('messages: roles must alternate');
-    expect(regionsCalled()).to.deep.equal(['eu-central-1']);
-    expect(claimsOf(res)['attempts']).to.deep.equal([{ platform: 'messages', call_region: 'eu-central-1', outcome: 'client_error' }]);
+  it('returns a 400, 422 or 413 from route 1 (in the vendor\'s family: 422 is its 400), with no second attempt', async function () {
+    for (const [status, answered] of [[400, 400], [422, 400], [413, 413]] as const) {
+      fake.reset();
+      fake.setBehaviour({ errorBefore: { status, message: 'messages: roles must alternate' } });
+      const res = await post(eu);
+      expect(res.status).to.equal(answered);
+      const body = (await res.json()) as { error: { message: string } };
+      if (status !== 413) expect(body.error.message).to.equal('messages: roles must alternate');
+      expect(regionsCalled(), String(status)).to.deep.equal(['eu-central-1']);
+      expect(claimsOf(res)['attempts']).to.deep.equal([{ platform: 'messages', call_region: 'eu-central-1', outcome: 'client_error' }]);
+    }
   });
 
   it('never leaves the tier: a uk key whose only route fails gets that failure, and no eu region is called', async function () {
@@ -231,10 +238,12 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(regionsCalled()).to.deep.equal(['eu-west-2']);
     expect(res.headers.get('x-gateway-regions')).to.equal('eu-west-2');
     fake.setBehaviour(null);
-    // Three eu routes failing: the last failure's error, after at most UPSTREAM_MAX_ATTEMPTS (3), all inside the tier.
-    fake.setBehaviour({ errorBefore: { status: 503 } });
+    // Three eu routes failing: the last failure's error (route 3's 500 → 502, not routes 1-2's 503 → 529), after at
+    // most UPSTREAM_MAX_ATTEMPTS (3), all inside the tier.
+    fake.setBehaviour((r) => ({ errorBefore: { status: r.region === 'eu-west-3' ? 500 : 503 } }));
     const all = await post(eu);
-    expect(all.status).to.equal(529);
+    expect(all.status).to.equal(502);
+    expect(((await all.json()) as { error: { type: string } }).error.type).to.equal('api_error');
     expect(regionsCalled().slice(1)).to.deep.equal(EU_ROUTES);
   });
 
