@@ -49,10 +49,13 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
     const opus = catalogue.models.find((m) => m.id === 'alpha-opus-5');
     (opus?.routes['eu']?.[0] as Record<string, unknown>)['upstream'] = 'dead';
+    // alpha-opus-4-6's first eu route speaks TLS to a server that answers in plain HTTP: the handshake fails.
+    (catalogue.models.find((m) => m.id === 'alpha-opus-4-6')?.routes['eu']?.[0] as Record<string, unknown>)['upstream'] = 'no-tls';
     writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
     writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
       default: { platform: 'messages', url: `${fake.url}/{region}/v1`, api_key: UPSTREAM_KEY },
       dead: { platform: 'messages', url: `http://127.0.0.1:${await closedPort()}/{region}/v1`, api_key: UPSTREAM_KEY },
+      'no-tls': { platform: 'messages', url: `${fake.url.replace(/^http:/, 'https:')}/{region}/v1`, api_key: UPSTREAM_KEY },
     }));
     gw = await new TestGateway({
       env: {
@@ -175,6 +178,17 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     const final = await stream.finalMessage();
     expect(final.model).to.equal('alpha-opus-5');
     expect(regionsCalled()).to.deep.equal(['eu-west-1', 'eu-west-1']);
+  });
+
+  it('moves on when the TLS handshake with route 1 fails', async function () {
+    const res = await post(eu, { model: 'alpha-opus-4-6' });
+    expect(res.status).to.equal(200);
+    // The plain-HTTP server never saw a request it could parse; route 2 (the fake over HTTP) served.
+    expect(regionsCalled()).to.deep.equal(['eu-west-1']);
+    expect(claimsOf(res)['attempts']).to.deep.equal([
+      { platform: 'messages', call_region: 'eu-central-1', outcome: 'refused' },
+      { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' },
+    ]);
   });
 
   it('counts tokens down the same routes: route 1 refusing, route 2 counts, and the headers and attestation name it', async function () {
