@@ -287,6 +287,23 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(await state()).to.equal(0);
   });
 
+  it('holds the request\'s concurrency slot across its attempts: a second request of a one-slot key is refused meanwhile', async function () {
+    const one = await createKey(gw, { env: 'live', plan: { name: 'failover-one-slot', concurrency: 1 } });
+    fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { latencyMs: 300, errorBefore: { status: 503 } } : { latencyMs: 600, usage: { input_tokens: 5, output_tokens: 3 } }));
+    const first = post(one);
+    // Route 1 failed and route 2 is answering: the slot is still the first request's.
+    await fake.waitFor((r) => r.length === 2);
+    const second = await post(one);
+    expect(second.status).to.equal(429);
+    const res = await first;
+    expect(res.status).to.equal(200);
+    expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
+    expect(await ledgerRow(res.headers.get('request-id') as string)).to.include({ input_tokens: 5, output_tokens: 3, call_region: 'eu-west-1' });
+    // Released once the request ended.
+    fake.setBehaviour(null);
+    expect((await post(one)).status).to.equal(200);
+  });
+
   it('stops at a revocation during the failover: 401, no further route called, only the cut attempt metered', async function () {
     const k = await createKey(gw, { env: 'live', account: eu.account_id });
     // Route 1 holds the request 1.5 s and then fails; the key is revoked meanwhile.
