@@ -52,10 +52,7 @@ export class RouteLoop implements Responder {
     for (let n = 0; n < this.o.maxAttempts; n += 1) {
       // Revoked or gone between attempts: nothing more is sent, and failed attempts bill nothing.
       if (x.signal.aborted) return { ...aborted(x.signal), attempts, ...(last?.route === undefined ? {} : { route: last.route, platform: last.platform as UpstreamPlatform }) };
-      const left = candidates.filter((c) => !tried.has(c));
-      const next = this.o.health === undefined
-        ? left[0]
-        : pickRoute(left, (c) => (this.o.health as RouteHealth).stateOf(keyed(c)), Date.now(), n === 0);
+      const next = this.pick(candidates.filter((c) => !tried.has(c)), n);
       if (next === undefined) break;
       if (n > 0) {
         // The budget keeps retries from piling load on the surviving routes. A retry after a refused connection
@@ -122,10 +119,7 @@ export class RouteLoop implements Responder {
     let lastFailure: AttemptFailure | undefined;
     const tried: Candidate[] = [];
     for (let n = 0; n < this.o.maxAttempts; n += 1) {
-      const left = candidates.filter((x) => !tried.includes(x));
-      const next = this.o.health === undefined
-        ? left[0]
-        : pickRoute(left, (x) => (this.o.health as RouteHealth).stateOf(keyed(x)), Date.now(), n === 0);
+      const next = this.pick(candidates.filter((x) => !tried.includes(x)), n);
       if (next === undefined || c.signal.aborted) break;
       if (n > 0 && lastFailure?.outcome !== 'refused' && this.o.budget !== undefined && !this.o.budget.tryRetry()) break;
       tried.push(next);
@@ -146,6 +140,12 @@ export class RouteLoop implements Responder {
       }
     }
     throw lastError ?? notConfigured();
+  }
+
+  /** The next route of those left: the first available by health; a first attempt takes the soonest to reopen. */
+  private pick(left: readonly Candidate[], n: number): Candidate | undefined {
+    const health = this.o.health;
+    return health === undefined ? left[0] : pickRoute(left, (c) => health.stateOf(keyed(c)), Date.now(), n === 0);
   }
 
   /** The grant's routes whose upstream is configured here, in order (the others are skipped). */
