@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import { startMessagesFake, type BehaviourSource, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { CATALOGUE_FILE } from './harness/residency.js';
@@ -106,13 +106,14 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
   const ledgerRow = async (requestId: string) =>
     (await waitForLedger(gw, (rows) => rows.some((r) => r.request_id === requestId))).find((r) => r.request_id === requestId);
 
-  it('moves to route 2 on 529, 503, 500, 502, 404, 401, 403 and 429 from route 1: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
+  it('moves to route 2 on 529, 503, 500, 502, 404, 401, 403 and 429 from route 1, JSON and streamed: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
     const outcomeOf = (status: number): string => (status === 429 ? 'throttled' : status === 404 ? 'not_found' : status === 401 || status === 403 ? 'auth' : 'unavailable');
     for (const status of [529, 503, 500, 502, 404, 401, 403, 429]) {
       await closeRoute1();
       const before = await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome: outcomeOf(status) });
       const failovers = await metric('gateway_upstream_failovers_total', { tier: 'eu' });
-      fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { errorBefore: { status } } : { content: [{ type: 'text', text: `served by ${r.region}` }], usage: { input_tokens: 11, output_tokens: 7 } }));
+      const behaviour: BehaviourSource = (r) => (r.region === 'eu-central-1' ? { errorBefore: { status } } : { content: [{ type: 'text', text: `served by ${r.region}` }], usage: { input_tokens: 11, output_tokens: 7 } });
+      fake.setBehaviour(behaviour);
       const res = await post(eu);
       const body = (await res.json()) as { content: Array<{ text: string }>; usage: { input_tokens: number } };
       expect(res.status, `route 1 answered ${status}`).to.equal(200);
@@ -137,6 +138,17 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       expect(await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome })).to.equal(before + 1);
       expect(await metric('gateway_upstream_failovers_total', { tier: 'eu' })).to.equal(failovers + 1);
       // A 429 skips route 1 for its retry-after: let it pass so the next status is tried on route 1 again.
+      if (status === 429) await sleep(1_100);
+      // Streamed: the same, and the client sees one stream (route 1's answer never reached it).
+      fake.reset();
+      fake.setBehaviour(behaviour);
+      const streamed = await post(eu, { stream: true });
+      const events = sseEvents(await streamed.text());
+      expect(streamed.status, `streamed, route 1 answered ${status}`).to.equal(200);
+      expect(events.filter((e) => e === 'message_start')).to.have.length(1);
+      expect(events).to.not.include('error');
+      expect(events.at(-1)).to.equal('message_stop');
+      expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
       if (status === 429) await sleep(1_100);
     }
   });
