@@ -2,7 +2,8 @@
  * Failover under the gateway's own faults and under a full outage of route 1 (CONTRACT.md "Routes and failover"):
  * with every request failing over from route 1 to route 2, a policy replica killed and Redis restarted empty
  * change nothing in metering (one ledger row per upstream call served, counters = ledger); and with route 1 down
- * and its breaker kept shut, the retry budget bounds the retries to the second route.
+ * and its breaker kept shut, the retry budget bounds the retries to the second route; UPSTREAM_MAX_ATTEMPTS bounds
+ * the attempts below the number of routes.
  */
 import { expect } from 'chai';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
@@ -178,5 +179,30 @@ describe('the retry budget under a full outage of route 1', function () {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const failovers = Number(/^gateway_upstream_failovers_total\{[^}]*tier="eu"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
     expect(failovers).to.equal(retries);
+  });
+});
+
+describe('UPSTREAM_MAX_ATTEMPTS below the number of routes', function () {
+  this.timeout(60_000);
+  let fake: MessagesFake;
+  let gw: TestGateway;
+
+  before(async function () {
+    fake = await startMessagesFake({ apiKey: 'up' });
+    gw = await new TestGateway({ env: { UPSTREAM_URL: `${fake.url}/{region}/v1`, UPSTREAM_API_KEY: 'up', UPSTREAM_MAX_ATTEMPTS: '2' } }).start();
+  });
+  after(async () => {
+    await gw?.stop();
+    await fake?.close();
+  });
+
+  it('stops after two of the tier\'s three routes, with the second\'s error', async function () {
+    const key = await createKey(gw, { env: 'live' });
+    fake.setBehaviour((r) => ({ errorBefore: { status: r.region === ROUTE_2 ? 500 : 503 } }));
+    const r = await fetch(gw.url('/v1/messages'), {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key }, body: JSON.stringify(hello),
+    });
+    expect(r.status).to.equal(502);
+    expect(fake.requests.map((x) => x.region)).to.deep.equal([ROUTE_1, ROUTE_2]);
   });
 });
