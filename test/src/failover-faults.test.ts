@@ -94,7 +94,8 @@ describe('failover while a policy replica dies and Redis restarts: metering unch
     await second.stop('SIGKILL');
     await sleep(400);
     await redis.stop();
-    await sleep(400);
+    // Long enough that decisions fail while it is down (fail closed), not only wait for it.
+    await sleep(800);
     await redis.start();
     await sleep(1_200);
     stop = true;
