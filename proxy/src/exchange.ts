@@ -84,6 +84,10 @@ export interface CountContext {
   signal: AbortSignal;
   /** as Exchange.attestation */
   attestation: RequestAttestation;
+  /** set by the route loop: how a failed count went, so it can move on to the next route on a failover cause */
+  failed?: (failure: AttemptFailure) => void;
+  /** set by the count route: the route about to be tried, so the routing headers name the one that answers */
+  routing?: (route: Route) => void;
 }
 
 export function zeroUsage(): TokenUsage {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMessagesFake, type MessagesFake } from './fakes/index.js';
+import { startMessagesFake, type BehaviourSource, type MessagesFake } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { CATALOGUE_FILE } from './harness/residency.js';
@@ -49,10 +49,13 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
     const opus = catalogue.models.find((m) => m.id === 'alpha-opus-5');
     (opus?.routes['eu']?.[0] as Record<string, unknown>)['upstream'] = 'dead';
+    // alpha-opus-4-6's first eu route speaks TLS to a server that answers in plain HTTP: the handshake fails.
+    (catalogue.models.find((m) => m.id === 'alpha-opus-4-6')?.routes['eu']?.[0] as Record<string, unknown>)['upstream'] = 'no-tls';
     writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
     writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
       default: { platform: 'messages', url: `${fake.url}/{region}/v1`, api_key: UPSTREAM_KEY },
       dead: { platform: 'messages', url: `http://127.0.0.1:${await closedPort()}/{region}/v1`, api_key: UPSTREAM_KEY },
+      'no-tls': { platform: 'messages', url: `${fake.url.replace(/^http:/, 'https:')}/{region}/v1`, api_key: UPSTREAM_KEY },
     }));
     gw = await new TestGateway({
       env: {
@@ -103,12 +106,14 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
   const ledgerRow = async (requestId: string) =>
     (await waitForLedger(gw, (rows) => rows.some((r) => r.request_id === requestId))).find((r) => r.request_id === requestId);
 
-  it('moves to route 2 on 529, 503, 404 and 429 from route 1: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
-    for (const status of [529, 503, 404, 429]) {
+  it('moves to route 2 on 529, 503, 500, 502, 404, 401, 403 and 429 from route 1, JSON and streamed: one clean answer, metered once, attempts in log, metrics and attestation', async function () {
+    const outcomeOf = (status: number): string => (status === 429 ? 'throttled' : status === 404 ? 'not_found' : status === 401 || status === 403 ? 'auth' : 'unavailable');
+    for (const status of [529, 503, 500, 502, 404, 401, 403, 429]) {
       await closeRoute1();
-      const before = await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome: status === 429 ? 'throttled' : status === 404 ? 'not_found' : 'unavailable' });
+      const before = await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome: outcomeOf(status) });
       const failovers = await metric('gateway_upstream_failovers_total', { tier: 'eu' });
-      fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { errorBefore: { status } } : { content: [{ type: 'text', text: `served by ${r.region}` }], usage: { input_tokens: 11, output_tokens: 7 } }));
+      const behaviour: BehaviourSource = (r) => (r.region === 'eu-central-1' ? { errorBefore: { status } } : { content: [{ type: 'text', text: `served by ${r.region}` }], usage: { input_tokens: 11, output_tokens: 7 } });
+      fake.setBehaviour(behaviour);
       const res = await post(eu);
       const body = (await res.json()) as { content: Array<{ text: string }>; usage: { input_tokens: number } };
       expect(res.status, `route 1 answered ${status}`).to.equal(200);
@@ -116,7 +121,7 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
       expect(res.headers.get('x-gateway-regions')).to.equal(EU_REGIONS);
       expect(res.headers.get('x-gateway-model')).to.equal(SONNET_EU);
-      const outcome = status === 429 ? 'throttled' : status === 404 ? 'not_found' : 'unavailable';
+      const outcome = outcomeOf(status);
       const claims = claimsOf(res);
       expect(claims['attempts']).to.deep.equal([
         { platform: 'messages', call_region: 'eu-central-1', outcome },
@@ -133,6 +138,17 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       expect(await metric('gateway_upstream_attempts_total', { upstream: 'default', call_region: 'eu-central-1', outcome })).to.equal(before + 1);
       expect(await metric('gateway_upstream_failovers_total', { tier: 'eu' })).to.equal(failovers + 1);
       // A 429 skips route 1 for its retry-after: let it pass so the next status is tried on route 1 again.
+      if (status === 429) await sleep(1_100);
+      // Streamed: the same, and the client sees one stream (route 1's answer never reached it).
+      fake.reset();
+      fake.setBehaviour(behaviour);
+      const streamed = await post(eu, { stream: true });
+      const events = sseEvents(await streamed.text());
+      expect(streamed.status, `streamed, route 1 answered ${status}`).to.equal(200);
+      expect(events.filter((e) => e === 'message_start')).to.have.length(1);
+      expect(events).to.not.include('error');
+      expect(events.at(-1)).to.equal('message_stop');
+      expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
       if (status === 429) await sleep(1_100);
     }
   });
@@ -155,6 +171,8 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
       ]);
       const row = await ledgerRow(res.headers.get('request-id') as string);
       expect(row).to.include({ input_tokens: 9, output_tokens: 4, call_region: 'eu-west-1' });
+      // Route 1's call, still open when its first event was due, was aborted (never left running beside route 2).
+      if ('firstEventDelayMs' in plan) await fake.waitFor((rs) => rs[0]?.clientAborted === true, 2_000);
     }
   });
 
@@ -172,6 +190,34 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     const final = await stream.finalMessage();
     expect(final.model).to.equal('alpha-opus-5');
     expect(regionsCalled()).to.deep.equal(['eu-west-1', 'eu-west-1']);
+  });
+
+  it('moves on when the TLS handshake with route 1 fails', async function () {
+    const res = await post(eu, { model: 'alpha-opus-4-6' });
+    expect(res.status).to.equal(200);
+    // The plain-HTTP server never saw a request it could parse; route 2 (the fake over HTTP) served.
+    expect(regionsCalled()).to.deep.equal(['eu-west-1']);
+    expect(claimsOf(res)['attempts']).to.deep.equal([
+      { platform: 'messages', call_region: 'eu-central-1', outcome: 'refused' },
+      { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' },
+    ]);
+  });
+
+  it('counts tokens down the same routes: route 1 refusing, route 2 counts, and the headers and attestation name it', async function () {
+    const res = await fetch(gw.url('/v1/messages/count_tokens'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': eu.key },
+      body: JSON.stringify({ model: 'alpha-opus-5', messages: [{ role: 'user', content: 'count me across routes' }] }),
+    });
+    expect(res.status).to.equal(200);
+    expect(((await res.json()) as { input_tokens: number }).input_tokens).to.be.greaterThan(0);
+    expect(fake.requests.map((r) => [r.region, r.path.endsWith('/count_tokens')])).to.deep.equal([['eu-west-1', true]]);
+    expect(res.headers.get('x-gateway-model')).to.equal('eu.anthropic.alpha-opus-5-v1:0');
+    expect(claimsOf(res)).to.deep.include({
+      platform: 'messages',
+      call_region: 'eu-west-1',
+      attempts: [{ platform: 'messages', call_region: 'eu-central-1', outcome: 'refused' }, { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' }],
+    });
   });
 
   it('answers 504 for a non-streamed call route 1 accepted and then timed out: route 2 is never called', async function () {
@@ -198,13 +244,17 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(row?.call_region).to.equal('eu-central-1');
   });
 
-  it('returns a 400 from route 1 as it is, with no second attempt', async function () {
-    fake.setBehaviour({ errorBefore: { status: 400, message: 'messages: roles must alternate' } });
-    const res = await post(eu);
-    expect(res.status).to.equal(400);
-    expect(((await res.json()) as { error: { message: string } }).error.message).to.equal('messages: roles must alternate');
-    expect(regionsCalled()).to.deep.equal(['eu-central-1']);
-    expect(claimsOf(res)['attempts']).to.deep.equal([{ platform: 'messages', call_region: 'eu-central-1', outcome: 'client_error' }]);
+  it('returns a 400, 422 or 413 from route 1 (in the vendor\'s family: 422 is its 400), with no second attempt', async function () {
+    for (const [status, answered] of [[400, 400], [422, 400], [413, 413]] as const) {
+      fake.reset();
+      fake.setBehaviour({ errorBefore: { status, message: 'messages: roles must alternate' } });
+      const res = await post(eu);
+      expect(res.status).to.equal(answered);
+      const body = (await res.json()) as { error: { message: string } };
+      if (status !== 413) expect(body.error.message).to.equal('messages: roles must alternate');
+      expect(regionsCalled(), String(status)).to.deep.equal(['eu-central-1']);
+      expect(claimsOf(res)['attempts']).to.deep.equal([{ platform: 'messages', call_region: 'eu-central-1', outcome: 'client_error' }]);
+    }
   });
 
   it('never leaves the tier: a uk key whose only route fails gets that failure, and no eu region is called', async function () {
@@ -214,10 +264,12 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect(regionsCalled()).to.deep.equal(['eu-west-2']);
     expect(res.headers.get('x-gateway-regions')).to.equal('eu-west-2');
     fake.setBehaviour(null);
-    // Three eu routes failing: the last failure's error, after at most UPSTREAM_MAX_ATTEMPTS (3), all inside the tier.
-    fake.setBehaviour({ errorBefore: { status: 503 } });
+    // Three eu routes failing: the last failure's error (route 3's 500 → 502, not routes 1-2's 503 → 529), after at
+    // most UPSTREAM_MAX_ATTEMPTS (3), all inside the tier.
+    fake.setBehaviour((r) => ({ errorBefore: { status: r.region === 'eu-west-3' ? 500 : 503 } }));
     const all = await post(eu);
-    expect(all.status).to.equal(529);
+    expect(all.status).to.equal(502);
+    expect(((await all.json()) as { error: { type: string } }).error.type).to.equal('api_error');
     expect(regionsCalled().slice(1)).to.deep.equal(EU_ROUTES);
   });
 
@@ -245,6 +297,23 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     expect((await post(eu, { model })).status).to.equal(200);
     expect(regionsCalled()).to.deep.equal(['eu-central-1']);
     expect(await state()).to.equal(0);
+  });
+
+  it('holds the request\'s concurrency slot across its attempts: a second request of a one-slot key is refused meanwhile', async function () {
+    const one = await createKey(gw, { env: 'live', plan: { name: 'failover-one-slot', concurrency: 1 } });
+    fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { latencyMs: 300, errorBefore: { status: 503 } } : { latencyMs: 600, usage: { input_tokens: 5, output_tokens: 3 } }));
+    const first = post(one);
+    // Route 1 failed and route 2 is answering: the slot is still the first request's.
+    await fake.waitFor((r) => r.length === 2);
+    const second = await post(one);
+    expect(second.status).to.equal(429);
+    const res = await first;
+    expect(res.status).to.equal(200);
+    expect(regionsCalled()).to.deep.equal(['eu-central-1', 'eu-west-1']);
+    expect(await ledgerRow(res.headers.get('request-id') as string)).to.include({ input_tokens: 5, output_tokens: 3, call_region: 'eu-west-1' });
+    // Released once the request ended.
+    fake.setBehaviour(null);
+    expect((await post(one)).status).to.equal(200);
   });
 
   it('stops at a revocation during the failover: 401, no further route called, only the cut attempt metered', async function () {

@@ -124,6 +124,28 @@ describe('rolling upgrade from the previous release: mixed versions under load',
     }
     expect(used).to.equal(160 * UNITS);
   });
+
+  it('uses the first route only where one side predates routes, and fails over only where both know them', async function () {
+    const k = await createKey(gw, { env: 'live', plan: { name: 'upgrade-routes', concurrency: 20, rpm: 100_000 } });
+    const fake = world.fake;
+    const post = async (port: number) => {
+      fake.reset();
+      fake.setBehaviour((r) => (r.region === 'eu-central-1' ? { errorBefore: { status: 529 } } : { usage: { input_tokens: 100, output_tokens: 50 } }));
+      const r = await fetch(gw.url('/v1/messages', port), {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': k.key }, body: JSON.stringify(hello),
+      });
+      await r.arrayBuffer();
+      return { status: r.status, regions: fake.requests.map((x) => x.region) };
+    };
+    // Route 1 (eu-central-1) of alpha-sonnet-5 fails. The previous proxy reads the decision's one route (the new
+    // policy service's first); the new proxy reads the previous policy service's one route: neither moves on.
+    expect(await post(1), 'previous proxy → new policy service').to.deep.equal({ status: 529, regions: ['eu-central-1'] });
+    expect(await post(2), 'new proxy → previous policy service').to.deep.equal({ status: 529, regions: ['eu-central-1'] });
+    // The new pair has the tier's routes and moves on to route 2.
+    expect(await post(0), 'new proxy → new policy service').to.deep.equal({ status: 200, regions: ['eu-central-1', 'eu-west-1'] });
+    fake.reset();
+    fake.setBehaviour({ usage: { input_tokens: 100, output_tokens: 50 } });
+  });
 });
 
 describe('moving up to replicas on PostgreSQL: the previous release\'s proxies against new replicas, then new proxies', function () {

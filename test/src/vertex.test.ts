@@ -3,10 +3,13 @@ import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION, type MetadataFake, type VertexFake } from './fakes/index.js';
+import {
+  startBedrockControlFake, startBedrockFake, startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION,
+  type BedrockControlFake, type BedrockFake, type MetadataFake, type VertexFake,
+} from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
-import { CATALOGUE_FILE } from './harness/residency.js';
+import { CATALOGUE_FILE, bedrockGatewayEnv, catalogueProfiles, waitReady } from './harness/residency.js';
 import { sleep } from './harness/clock.js';
 
 /**
@@ -104,5 +107,103 @@ describe('Vertex AI as a platform (a vertex upstream, credentials from the metad
     const body = (await res.json()) as { type: string; error: { type: string; message: string } };
     expect(body.error.type).to.equal('overloaded_error');
     expect(body.error.message).to.not.contain('aiplatform');
+  });
+});
+
+describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, declared, and failover across platforms', function () {
+  this.timeout(60_000);
+  const CREDENTIALS = { accessKeyId: 'AKIDVERTEXMIXED01', secretAccessKey: 'vertex/mixed/secret/key/0123456789abcdef' };
+  let runtime: BedrockFake;
+  let control: BedrockControlFake;
+  let regional: VertexFake;
+  let multiRegion: VertexFake;
+  let metadata: MetadataFake;
+  let gw: TestGateway;
+  let key: CreatedKey;
+  let dir: string;
+  let bedrockRoute: { upstream_model: string; call_region: string };
+
+  before(async function () {
+    metadata = await startMetadataFake({ expiresInSeconds: 3600 });
+    regional = await startVertexFake({ tokenValid: (t) => metadata.valid(t) });
+    multiRegion = await startVertexFake({ tokenValid: (t) => metadata.valid(t), endpoint: 'eu' });
+    runtime = await startBedrockFake({ credentials: CREDENTIALS });
+    control = await startBedrockControlFake({ credentials: CREDENTIALS, profiles: catalogueProfiles() });
+    // Down at start: no Bedrock route is verified yet.
+    control.setMode('down');
+    dir = mkdtempSync(join(tmpdir(), 'gw-vertex-eu-'));
+    // alpha-sonnet-5's eu tier: its first shipped Bedrock route, then Vertex's EU multi-region (declared, pre-GA).
+    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
+    catalogue.tiers['eu']?.regions.push('eu');
+    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
+    const first = sonnet?.routes['eu']?.[0] as { upstream_model: string; call_region: string };
+    bedrockRoute = first;
+    if (sonnet !== undefined) sonnet.routes['eu'] = [first, { upstream: 'gcp-eu', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'eu', processing_regions: ['eu'] }];
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    const aws = bedrockGatewayEnv(runtime.url, control.url, CREDENTIALS);
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
+      default: { platform: 'bedrock', url: aws['UPSTREAM_URL'], control_url: aws['UPSTREAM_CONTROL_URL'] },
+      gcp: { platform: 'vertex', project: 'proj-eu-1', url: regional.url },
+      'gcp-eu': { platform: 'vertex', project: 'proj-eu-1', url: multiRegion.url },
+    }));
+    const { UPSTREAM_KIND: _k, UPSTREAM_URL: _u, UPSTREAM_CONTROL_URL: _c, ...credentials } = aws;
+    gw = await new TestGateway({
+      env: {
+        ...credentials,
+        CATALOGUE_FILE: join(dir, 'catalogue.json'),
+        UPSTREAMS_FILE: join(dir, 'upstreams.json'),
+        GCE_METADATA_HOST: metadata.host,
+        RESIDENCY_VERIFY_INTERVAL_MS: '1000',
+      },
+    }).start();
+    key = await createKey(gw, { env: 'live' });
+  });
+  after(async () => {
+    await gw?.stop();
+    for (const f of [regional, multiRegion, metadata, runtime, control]) await f?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const sdk = () => new Anthropic({ apiKey: key.key, baseURL: gw.baseURL, maxRetries: 0 });
+  const claimsOf = (h: Headers): Record<string, unknown> =>
+    JSON.parse(Buffer.from((h.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+
+  it('with the Bedrock route not yet verified (skipped), serves on the EU multi-region endpoint, declared, JSON and streamed', async function () {
+    const { data, response } = await sdk().messages.create({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Hallo EU' }] }).withResponse();
+    expect(data.model).to.equal('alpha-sonnet-5');
+    expect(runtime.requests).to.have.length(0);
+    expect(regional.requests).to.have.length(0);
+    expect(multiRegion.requests[0]?.path).to.equal('/v1/projects/proj-eu-1/locations/eu/publishers/anthropic/models/alpha-sonnet-5@20260930:rawPredict');
+    expect(multiRegion.requests[0]?.status).to.equal(200);
+    expect(response.headers.get('x-gateway-regions')).to.equal('eu');
+    expect(claimsOf(response.headers)).to.deep.include({
+      platform: 'vertex', call_region: 'eu', regions_basis: 'declared', attempts: [{ platform: 'vertex', call_region: 'eu', outcome: 'served' }],
+    });
+    const final = await sdk().messages.stream({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Stream EU' }] }).finalMessage();
+    expect(final.model).to.equal('alpha-sonnet-5');
+    expect(multiRegion.requests[1]?.path).to.match(/\/locations\/eu\/publishers\/anthropic\/models\/alpha-sonnet-5@20260930:streamRawPredict$/);
+  });
+
+  it('once verified, Bedrock serves first; when it fails, the request moves on to Vertex inside the tier', async function () {
+    control.setMode('up');
+    await waitReady(gw);
+    multiRegion.reset();
+    const { response } = await sdk().messages.create({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Bedrock first' }] }).withResponse();
+    expect(claimsOf(response.headers)).to.deep.include({ platform: 'bedrock', call_region: bedrockRoute.call_region, regions_basis: 'verified' });
+    expect(runtime.requests).to.have.length(1);
+    expect(multiRegion.requests).to.have.length(0);
+
+    runtime.setBehaviour({ errorBefore: { status: 503 } });
+    const moved = await sdk().messages.create({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'then Google' }] }).withResponse();
+    expect(moved.response.headers.get('x-gateway-model')).to.equal('alpha-sonnet-5@20260930');
+    expect(claimsOf(moved.response.headers)).to.deep.include({
+      platform: 'vertex', call_region: 'eu', regions_basis: 'declared',
+      attempts: [{ platform: 'bedrock', call_region: bedrockRoute.call_region, outcome: 'unavailable' }, { platform: 'vertex', call_region: 'eu', outcome: 'served' }],
+    });
+    expect(runtime.requests).to.have.length(2);
+    expect(multiRegion.requests).to.have.length(1);
+    const id = moved.response.headers.get('request-id') as string;
+    const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === id));
+    expect(rows.find((x) => x.request_id === id)).to.include({ platform: 'vertex', call_region: 'eu', residency: 'eu' });
   });
 });

@@ -63,7 +63,11 @@ export function countTokensRoute(deps: ProxyDeps) {
       const responder = grant.key.environment === 'test' ? deps.stub : deps.upstream;
       const controller = new AbortController();
       res.on('close', () => controller.abort());
-      const inputTokens = await responder.countTokens(body, { grant, apiVersion: version as string, req, signal: controller.signal, attestation });
+      const inputTokens = await responder.countTokens(body, {
+        grant, apiVersion: version as string, req, signal: controller.signal, attestation,
+        // A count that moves to another route is answered by that route: the headers name it.
+        routing: (route) => setRoutingHeaders(res, grant.key.residency, route),
+      });
       attestation.attach(res, 200);
       res.status(200).json({ input_tokens: inputTokens });
     } catch (err) {

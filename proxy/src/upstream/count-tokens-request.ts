@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { UpstreamError, UpstreamHeadersTimeoutError } from '@gateway/shared';
 import { errorFromUpstreamNetwork, errorFromUpstreamStatus } from './upstream-errors.js';
+import { failureOfNetwork, failureOfStatus, type AttemptFailure } from './attempt-outcome.js';
 
 export interface CountTokensRequest {
   client: Dispatcher;
@@ -8,6 +9,8 @@ export interface CountTokensRequest {
   body: Buffer;
   signal: AbortSignal;
   timeoutMs: number;
+  /** told how a failed call went (CountContext.failed), before its error is thrown */
+  failed?: ((failure: AttemptFailure) => void) | undefined;
 }
 
 /**
@@ -20,10 +23,16 @@ export async function postCountTokens(url: string, r: CountTokensRequest): Promi
     headersTimeout: r.timeoutMs, bodyTimeout: r.timeoutMs,
   }).catch((err: unknown) => {
     const code = (err as { code?: unknown } | null)?.code;
-    throw code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? new UpstreamHeadersTimeoutError() : errorFromUpstreamNetwork(err);
+    const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+    // A count generates nothing and bills nothing: one that timed out may be asked of the next route.
+    r.failed?.(timedOut ? { outcome: 'timeout', retryable: true } : failureOfNetwork(err));
+    throw timedOut ? new UpstreamHeadersTimeoutError() : errorFromUpstreamNetwork(err);
   });
   const text = await res.body.text().catch(() => '');
-  if (res.statusCode !== 200) throw errorFromUpstreamStatus(res.statusCode, text);
+  if (res.statusCode !== 200) {
+    r.failed?.(failureOfStatus(res.statusCode, res.headers));
+    throw errorFromUpstreamStatus(res.statusCode, text);
+  }
   // Never JSON.parse's own error: its message quotes the text, which is the upstream's and untrusted.
   let n: unknown;
   try {

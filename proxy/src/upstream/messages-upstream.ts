@@ -31,7 +31,7 @@ export class MessagesUpstream implements Responder {
     const body = Buffer.from(JSON.stringify(forwarded));
     c.attestation.forwarded(body);
     return postCountTokens(`${origin}${basePath}/messages/count_tokens`, {
-      client: this.o.client, headers: this.adapter.headers(c.apiVersion, c.req.headers['anthropic-beta']), body, signal: c.signal, timeoutMs: this.o.timeoutMs,
+      client: this.o.client, headers: this.adapter.headers(c.apiVersion, c.req.headers['anthropic-beta']), body, signal: c.signal, timeoutMs: this.o.timeoutMs, failed: c.failed,
     });
   }
 }

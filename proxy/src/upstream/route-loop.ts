@@ -3,7 +3,7 @@ import { abortReason, zeroUsage, type AttemptRecord, type CountContext, type Exc
 import { setRoutingHeaders } from '../http/response-headers.js';
 import type { ProxyMetrics } from '../proxy-metrics.js';
 import type { AttestedAttempt } from '../attestation/attestation-claims.js';
-import type { AttemptOutcome } from './attempt-outcome.js';
+import type { AttemptFailure, AttemptOutcome } from './attempt-outcome.js';
 import type { RetryBudget } from './retry-budget.js';
 import { pickRoute, type RouteHealth } from './route-health.js';
 import type { UpstreamRegistry } from './upstream-registry.js';
@@ -52,10 +52,7 @@ export class RouteLoop implements Responder {
     for (let n = 0; n < this.o.maxAttempts; n += 1) {
       // Revoked or gone between attempts: nothing more is sent, and failed attempts bill nothing.
       if (x.signal.aborted) return { ...aborted(x.signal), attempts, ...(last?.route === undefined ? {} : { route: last.route, platform: last.platform as UpstreamPlatform }) };
-      const left = candidates.filter((c) => !tried.has(c));
-      const next = this.o.health === undefined
-        ? left[0]
-        : pickRoute(left, (c) => (this.o.health as RouteHealth).stateOf(keyed(c)), Date.now(), n === 0);
+      const next = this.pick(candidates.filter((c) => !tried.has(c)), n);
       if (next === undefined) break;
       if (n > 0) {
         // The budget keeps retries from piling load on the surviving routes. A retry after a refused connection
@@ -107,11 +104,48 @@ export class RouteLoop implements Responder {
     return { result, record: { upstream: name, platform, call_region: route.call_region, outcome: outcome ?? 'client_error', ms: performance.now() - started } };
   }
 
+  /**
+   * A count goes down the same routes on the same causes (CONTRACT.md "Routes and failover" names no exception,
+   * and a tier whose first route is down must still count): open routes skipped, at most `maxAttempts`, retries
+   * within the budget. A count bills nothing and Bedrock's is the gateway's own estimate, so its attempts feed
+   * neither the breaker nor the upstream metrics; those follow the message calls.
+   */
   async countTokens(body: Record<string, unknown>, c: CountContext): Promise<number> {
-    // Counting is cheap and billed nothing: the first configured route answers it, in its own call region.
-    const [first] = this.candidates(c.grant);
-    if (first === undefined) throw notConfigured();
-    return first.responder.countTokens({ ...body, model: first.route.upstream_model }, { ...c, grant: { ...c.grant, route: first.route, evidence: first.route.evidence } });
+    const candidates = this.candidates(c.grant);
+    if (candidates.length === 0) throw notConfigured();
+    this.o.budget?.request();
+    const failed: AttestedAttempt[] = [];
+    let lastError: unknown;
+    let lastFailure: AttemptFailure | undefined;
+    const tried: Candidate[] = [];
+    for (let n = 0; n < this.o.maxAttempts; n += 1) {
+      const next = this.pick(candidates.filter((x) => !tried.includes(x)), n);
+      if (next === undefined || c.signal.aborted) break;
+      if (n > 0 && lastFailure?.outcome !== 'refused' && this.o.budget !== undefined && !this.o.budget.tryRetry()) break;
+      tried.push(next);
+      c.routing?.(next.route);
+      c.attestation.attempting(next.route, next.platform, failed);
+      let failure: AttemptFailure | undefined;
+      try {
+        return await next.responder.countTokens(
+          { ...body, model: next.route.upstream_model },
+          { ...c, grant: { ...c.grant, route: next.route, evidence: next.route.evidence }, failed: (f) => (failure = f) },
+        );
+      } catch (err) {
+        lastError = err;
+        lastFailure = failure;
+        if (failure === undefined || !failure.retryable) throw err;
+        failed.push({ platform: next.platform, call_region: next.route.call_region, outcome: failure.outcome });
+        c.attestation.attemptEnded();
+      }
+    }
+    throw lastError ?? notConfigured();
+  }
+
+  /** The next route of those left: the first available by health; a first attempt takes the soonest to reopen. */
+  private pick(left: readonly Candidate[], n: number): Candidate | undefined {
+    const health = this.o.health;
+    return health === undefined ? left[0] : pickRoute(left, (c) => health.stateOf(keyed(c)), Date.now(), n === 0);
   }
 
   /** The grant's routes whose upstream is configured here, in order (the others are skipped). */

@@ -31,4 +31,4 @@ export type { BedrockError } from './bedrock-errors.js';
 export { readMockUpstreamConfig, runMockUpstream } from './mock-upstream.js';
 export type { MockUpstreamConfig } from './mock-upstream.js';
 export { startVertexFake, startMetadataFake, VERTEX_ANTHROPIC_VERSION } from './vertex-fake.js';
-export type { VertexFake, VertexRecordedRequest, MetadataFake } from './vertex-fake.js';
+export type { VertexFake, VertexFakeOptions, VertexRecordedRequest, MetadataFake } from './vertex-fake.js';

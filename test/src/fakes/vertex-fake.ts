@@ -26,12 +26,23 @@ export interface VertexFake {
 
 const PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/;
 
+export interface VertexFakeOptions {
+  tokenValid: (token: string) => boolean;
+  /**
+   * Which of Google's endpoints this fake stands for: a regional one (`{location}-aiplatform.googleapis.com`, any
+   * location but `eu`) or the EU multi-region one (`aiplatform.eu.rep.googleapis.com`, only `locations/eu`).
+   * A path naming a location its endpoint does not serve is refused (400 INVALID_ARGUMENT).
+   */
+  endpoint?: 'regional' | 'eu';
+}
+
 /**
- * A faithful fake of Vertex AI's Anthropic endpoints: the regional URL shape, a bearer token that `tokenValid`
- * accepts (the metadata fake's), `anthropic_version` in the body and no `model`; answers in the vendor's wire
- * format (JSON, or SSE for streamRawPredict); errors in Google's shape. count-tokens takes the model in the body.
+ * A faithful fake of Vertex AI's Anthropic endpoints: the URL shape of a regional or of the EU multi-region
+ * endpoint, a bearer token that `tokenValid` accepts (the metadata fake's), `anthropic_version` in the body and no
+ * `model`; answers in the vendor's wire format (JSON, or SSE for streamRawPredict); errors in Google's shape.
+ * count-tokens takes the model in the body.
  */
-export async function startVertexFake(opts: { tokenValid: (token: string) => boolean }): Promise<VertexFake> {
+export async function startVertexFake(opts: VertexFakeOptions): Promise<VertexFake> {
   const script = new BehaviourScript();
   const log = new RequestLog<VertexRecordedRequest>(Number.POSITIVE_INFINITY, undefined);
   const server = await FakeServer.start((ex) => handle(ex, opts, script, log), 0, '127.0.0.1', () => log.changed());
@@ -52,7 +63,7 @@ function googleError(ex: Exchange, status: number, state: string, message: strin
   writeJson(ex.res, status, { error: { code: status, message, status: state } });
 }
 
-async function handle(ex: Exchange, opts: { tokenValid: (token: string) => boolean }, script: BehaviourScript, log: RequestLog<VertexRecordedRequest>): Promise<void> {
+async function handle(ex: Exchange, opts: VertexFakeOptions, script: BehaviourScript, log: RequestLog<VertexRecordedRequest>): Promise<void> {
   const { req, res } = ex;
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const m = PATH.exec(path);
@@ -66,6 +77,10 @@ async function handle(ex: Exchange, opts: { tokenValid: (token: string) => boole
   ex.track(record);
   log.add(record);
   if (m === null || req.method !== 'POST') return googleError(ex, 404, 'NOT_FOUND', `${req.method} ${path} not found`);
+  const multiRegion = (opts.endpoint ?? 'regional') === 'eu';
+  if ((m[2] === 'eu') !== multiRegion) {
+    return googleError(ex, 400, 'INVALID_ARGUMENT', `Location ${m[2] ?? ''} is not served by this ${multiRegion ? 'multi-region' : 'regional'} endpoint.`);
+  }
   const token = /^Bearer (.+)$/.exec(String(req.headers['authorization'] ?? ''))?.[1] ?? '';
   if (!opts.tokenValid(token)) return googleError(ex, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
   const body = record.json;

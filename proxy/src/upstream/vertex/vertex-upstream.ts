@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GoogleAuth } from 'google-auth-library';
 import type { Dispatcher } from 'undici';
-import { UpstreamError, type GatewayError } from '@gateway/shared';
+import { GatewayError, UpstreamError } from '@gateway/shared';
 import type { CountContext, Exchange, ExchangeResult, Responder } from '../../exchange.js';
 import type { SseRelay } from '../../relay/sse-relay.js';
 import { UpstreamCall, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
@@ -64,10 +64,15 @@ export class VertexUpstream implements Responder {
     // count-tokens takes the model in the body, unlike the message calls.
     const body = Buffer.from(JSON.stringify({ ...forwarded, anthropic_version: VERTEX_ANTHROPIC_VERSION }));
     c.attestation.forwarded(body);
-    const headers: Record<string, string> = { ...(await this.adapter.authHeaders()), 'content-type': 'application/json' };
+    const auth = await this.adapter.authHeaders().catch((err: unknown) => {
+      // No token for this upstream: as for a message call, the next route has credentials of its own.
+      c.failed?.({ outcome: 'auth', retryable: true });
+      throw err instanceof GatewayError ? err : new UpstreamError('The upstream request could not be signed.', { cause: err });
+    });
+    const headers: Record<string, string> = { ...auth, 'content-type': 'application/json' };
     const beta = c.req.headers['anthropic-beta'];
     if (beta !== undefined) headers['anthropic-beta'] = Array.isArray(beta) ? beta.join(',') : beta;
-    return postCountTokens(`${origin}${path}`, { client: this.o.client, headers, body, signal: c.signal, timeoutMs: this.o.timeoutMs });
+    return postCountTokens(`${origin}${path}`, { client: this.o.client, headers, body, signal: c.signal, timeoutMs: this.o.timeoutMs, failed: c.failed });
   }
 }
 
