@@ -214,12 +214,12 @@ export class RedisCounterStore implements CounterStore {
 
   /**
    * Rebuilds a missing used counter from the ledger (its committed rows and those in its write window), only if
-   * still missing; the uncounted rows the figure includes get markers in the same step and are then marked counted
-   * in the ledger, so no count attempt of theirs adds them again.
+   * still missing; the uncounted rows the figure includes get markers in the same step (so no count attempt of theirs
+   * adds them again), and those committed are then marked counted in the ledger (LedgerSeed).
    */
   private async rebuild(spec: PeriodSpec): Promise<void> {
     const seed = await this.source.load(spec.accountId, spec.periodStartMs, spec.periodEndMs);
-    const markers = seed.uncounted.map((id) => this.keys.applied(spec.accountId, id));
+    const markers = [...seed.uncounted, ...seed.waiting].map((id) => this.keys.applied(spec.accountId, id));
     const stored = await rebuildUsedScript.run(this.client, [this.keys.used(spec), ...markers], [
       seed.units,
       usedTtlMs(spec),

@@ -39,6 +39,8 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     let ledger: number;
     /** Rows of this test's account the ledger holds uncounted (the loader answers with them). */
     let uncounted: string[];
+    /** Rows of this test's account still in the ledger's write window (the loader answers with them apart). */
+    let waiting: string[];
     let loads: Array<[string, number, number]>;
     /** What rebuilds reported as included. */
     let included: string[][];
@@ -58,6 +60,7 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     beforeEach(async () => {
       ledger = 0;
       uncounted = [];
+      waiting = [];
       included = [];
       seq = 0;
       loads = [];
@@ -67,7 +70,7 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
       fixture = await backend!.create({
         load: async (accountId, startMs, endMs) => {
           loads.push([accountId, startMs, endMs]);
-          return accountId === acct ? { units: ledger, uncounted: [...uncounted] } : { units: 0, uncounted: [] };
+          return accountId === acct ? { units: ledger, uncounted: [...uncounted], waiting: [...waiting] } : { units: 0, uncounted: [], waiting: [] };
         },
         included: (ids) => {
           included.push([...ids]);
@@ -389,6 +392,17 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
           expect(await store.used(period())).to.equal(70);
           expect(await finish(5)).to.deep.equal({ kind: 'added' });
           expect(await store.used(period())).to.equal(75);
+        });
+
+        it('gives rows still in the write window markers, and leaves marking them in the ledger to their reports', async () => {
+          ledger = 40;
+          uncounted = ['req_done'];
+          waiting = ['req_waiting'];
+          expect(await store.used(period())).to.equal(40);
+          expect(included).to.deep.equal([['req_done']]);
+          expect(await store.settle(undefined, usage(30, 'p1', 'req_waiting', 57), t0)).to.deep.equal({ kind: 'already', holder: 1 });
+          expect(await store.settle(undefined, usage(10, 'p1', 'req_done', 58), t0)).to.deep.equal({ kind: 'already', holder: 1 });
+          expect(await store.used(period())).to.equal(40);
         });
 
         it('of two rebuilds at once, one stands; only its rows are marked', async () => {
