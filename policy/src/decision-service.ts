@@ -238,7 +238,10 @@ export class DecisionService {
    * - the row was counted before its commit: the count is confirmed, and made again if another replica rebuilt
    *   the counter in between without the row;
    * - the counter was missing (lost, not yet rebuilt): it is rebuilt from the ledger, which holds the row, and the
-   *   count is tried again (a rebuild that included the row has marked it, so that adds nothing);
+   *   count is tried again (a rebuild that included the row uncounted has marked it, so that adds nothing);
+   * - a count added in either case above (after the commit, its marker found missing) claims the row, and is taken
+   *   back if the row is already held by another: a rebuild made while the row was marked counted includes its units
+   *   but sets no marker for it (only uncounted rows get one), so such an add was a second count;
    * - this attempt added, but the ledger row was already counted by another attempt (a duplicate report whose
    *   marker had been lost): this attempt's add is taken back;
    * - otherwise the row is marked counted by whoever counted it.
@@ -316,14 +319,24 @@ export class DecisionService {
     // rebuild includes it); counted again if it was lost.
     if (outcome.kind !== 'missing') outcome = await this.d.counters.confirm(usage);
     if (outcome.kind === 'missing') {
-      // Rebuilding reads the ledger, which holds this row now: a rebuild that includes it marks it as its own.
+      // Rebuilding reads the ledger, which holds this row now: a rebuild that includes it uncounted marks it as its
+      // own; one that finds it counted (by a rebuild since lost, or another attempt) sets no marker (see below).
       await this.d.counters.used(usage.period);
       outcome = await this.d.counters.settle(undefined, usage, this.now());
       if (outcome.kind === 'missing') throw new Error('the used counter is missing again right after its rebuild');
     }
+    if (outcome.kind === 'added') {
+      // Added after the row was committed, on a marker found missing. A counter rebuilt while the row was already
+      // marked counted (by a rebuild since flushed, or by a duplicate report) includes its units but carries no
+      // marker for it, so this add may be its second count: the row is claimed, and the add taken back if another
+      // holds it. Awaited: the acknowledgement follows the counter's agreement with the ledger.
+      const holder = await this.d.ledger.markCounted(usage.requestId, usage.attempt);
+      if (holder !== usage.attempt) await this.d.counters.uncount(usage);
+      return;
+    }
     // Not awaited: the row is durable already, and a mark lost with the process changes nothing (a rebuild takes
     // the row as uncounted and marks it; a replay finds its marker). The acknowledgement waits one window less.
-    const by = outcome.kind === 'added' ? usage.attempt : outcome.kind === 'already' ? outcome.holder : 0;
+    const by = outcome.kind === 'already' ? outcome.holder : 0;
     if (by !== 0) {
       this.d.ledger.markCounted(usage.requestId, by).catch((err: unknown) => this.d.log.warn({ err, request_id: usage.requestId }, 'marking a ledger row counted failed'));
     }

@@ -15,6 +15,9 @@ import { usageSourceOf } from '../src/db/ledger-writer.js';
 import { SqliteLedgerWriter } from '../src/db/sqlite-ledger-writer.js';
 import { UsageLedger } from '../src/db/usage-ledger.js';
 import { DecisionService } from '../src/decision-service.js';
+import { PgLedgerWriter } from '../src/db/postgres/pg-ledger-writer.js';
+import { PostgresStore } from '../src/db/postgres/postgres-store.js';
+import { testDatabaseUrl } from './support/postgres-harness.js';
 import { KeyCache } from '../src/key-cache.js';
 import { LastUsedTracker } from '../src/last-used.js';
 
@@ -26,6 +29,43 @@ class FlakyCounters extends MemoryCounterStore {
   override async settle(...args: Parameters<CounterStore['settle']>): ReturnType<CounterStore['settle']> {
     if (this.failing) throw new Error('counter store unreachable');
     return super.settle(...args);
+  }
+}
+
+/**
+ * The in-process store as Redis shared by replicas: `flush()` loses every counter and marker (FLUSHALL), and a hook
+ * runs once before the next `used`/`confirm` (what other replicas do while a report waits for its row's commit).
+ */
+class FlushableCounters implements CounterStore {
+  private inner: MemoryCounterStore;
+  beforeUsed: (() => Promise<void>) | undefined;
+  beforeConfirm: (() => Promise<void>) | undefined;
+  constructor(private readonly source: UsageSource) {
+    this.inner = new MemoryCounterStore(source);
+  }
+  /** Everything is lost; `rebuiltFrom` is the ledger of the replica that rebuilds next (another replica's). */
+  flush(rebuiltFrom = this.source): void {
+    this.inner = new MemoryCounterStore(rebuiltFrom);
+  }
+  admit(...a: Parameters<CounterStore['admit']>) { return this.inner.admit(...a); }
+  peekWindows(...a: Parameters<CounterStore['peekWindows']>) { return this.inner.peekWindows(...a); }
+  renew(...a: Parameters<CounterStore['renew']>) { return this.inner.renew(...a); }
+  settle(...a: Parameters<CounterStore['settle']>) { return this.inner.settle(...a); }
+  uncount(...a: Parameters<CounterStore['uncount']>) { return this.inner.uncount(...a); }
+  inFlight(...a: Parameters<CounterStore['inFlight']>) { return this.inner.inFlight(...a); }
+  ping() { return this.inner.ping(); }
+  close() { return this.inner.close(); }
+  async confirm(...a: Parameters<CounterStore['confirm']>): ReturnType<CounterStore['confirm']> {
+    const hook = this.beforeConfirm;
+    this.beforeConfirm = undefined;
+    await hook?.();
+    return this.inner.confirm(...a);
+  }
+  async used(...a: Parameters<CounterStore['used']>): ReturnType<CounterStore['used']> {
+    const hook = this.beforeUsed;
+    this.beforeUsed = undefined;
+    await hook?.();
+    return this.inner.used(...a);
   }
 }
 
@@ -238,6 +278,43 @@ describe('decision service: count at release, and the ledger and the allowance c
     expect(await counters.used(periodOf())).to.equal(200);
   });
 
+  /*
+   * Seen on PostgreSQL under three replicas and two flushes 400 ms apart (policy-replicas, one request over): a
+   * report's settle finds the counter flushed; a rebuild includes its row (uncounted, marker 1) and marks the row
+   * counted; the counters are flushed again, so that marker is gone; the rebuild the report's reconcile then makes
+   * includes the row's units (counted: no marker), and the reconcile's settle, finding no marker, added them again.
+   */
+  it('a report counted late (its counter flushed) adds nothing to a counter rebuilt after a rebuild marked its row', async function () {
+    const counters = new FlushableCounters(source);
+    await counters.used(periodOf());
+    counters.flush();
+    counters.beforeUsed = async () => {
+      // Between the row's commit and this rebuild: another replica's rebuild counts the row, then Redis is flushed.
+      await new MemoryCounterStore(source).used(periodOf());
+      await writer.flush();
+      expect(await countedColumn('late'), 'counted by that rebuild').to.equal(1);
+      counters.flush();
+    };
+    await service(counters).report(report('late', 100, 50));
+    expect(await counters.used(periodOf())).to.equal(150);
+  });
+
+  it('a report whose add was flushed before its confirmation adds nothing to a counter rebuilt with its row counted', async function () {
+    const counters = new FlushableCounters(source);
+    await counters.used(periodOf());
+    counters.beforeConfirm = async () => {
+      // The add is lost with the counter; a rebuild counts the committed row and marks it; a second flush loses that.
+      counters.flush();
+      await new MemoryCounterStore(source).used(periodOf());
+      await writer.flush();
+      expect(await countedColumn('lost'), 'counted by that rebuild').to.equal(1);
+      counters.flush();
+      expect(await counters.used(periodOf()), 'rebuilt with the row').to.equal(150);
+    };
+    await service(counters).report(report('lost', 100, 50));
+    expect(await counters.used(periodOf())).to.equal(150);
+  });
+
   it("keeps per-period totals equal to the ledger's rows", async function () {
     const ds = service(new MemoryCounterStore(source));
     for (let i = 0; i < 5; i += 1) await ds.report(report(`t${i}`, 10 * i, 5));
@@ -278,5 +355,94 @@ describe('decision service: count at release, and the ledger and the allowance c
     });
     // Recorded and counted like any other report.
     expect(ledger.usedUnits(accountId, periodOf().periodStartMs)).to.equal(45);
+  });
+});
+
+/*
+ * On PostgreSQL a rebuild includes the rows still waiting in its replica's write window (their units, and markers).
+ * Seen in policy-replicas (one request over): a report's settle finds the counter flushed; a rebuild on its replica
+ * includes its waiting row; the counters are flushed again; the row commits; the rebuild its reconcile makes must
+ * still find the row uncounted, and mark it, or the reconcile's settle adds the units a second time.
+ */
+describe('decision service on PostgreSQL: a row counted by a rebuild while it waited in the write window', function () {
+  this.timeout(30_000);
+  let store: PostgresStore;
+  let writer: PgLedgerWriter;
+  let source: UsageSource;
+  let keys: KeyCache;
+  let accountId: string;
+  let keyId: string;
+
+  beforeEach(async function () {
+    store = await PostgresStore.open(await testDatabaseUrl('ds'));
+    await store.createPlan({ name: 'p', residency: 'eu', requests_per_minute: 1000, concurrency: 10, allowance: 1_000_000, overage_allowed: false, overage_ceiling: 0, models: null });
+    accountId = (await store.createAccount('a', 'p')).id;
+    keyId = (await store.createKey({ account_id: accountId, name: 'k', environment: 'live', residency: 'eu', privacy_mode: 'off' })).record.id;
+    // Commits only when flushed: the test decides what happens while a row waits.
+    writer = new PgLedgerWriter(store.pool, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
+    source = usageSourceOf(writer, log);
+    keys = new KeyCache(store, log);
+    await keys.start(10_000);
+  });
+  afterEach(async function () {
+    keys.stop();
+    await writer.close();
+    await store.close();
+  });
+
+  const periodOf = () => {
+    const p = billingPeriod(Date.now());
+    return { accountId, periodId: p.id, periodStartMs: p.startMs, periodEndMs: p.endMs };
+  };
+  const counted = async (id: string) => {
+    await writer.flush();
+    return Number((await store.pool.query<{ counted: string }>('SELECT counted FROM usage_ledger WHERE request_id = $1', [id])).rows[0]?.counted);
+  };
+  /** Commits the window until the report is acknowledged (a count made after the row's commit awaits its mark). */
+  const commitUntil = async (acked: Promise<unknown>) => {
+    let done = false;
+    const ack = acked.finally(() => (done = true));
+    while (!done) {
+      await writer.flush();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await ack;
+  };
+  /** A report whose settle finds the counter flushed, and a rebuild on its replica that includes its waiting row. */
+  const reportIncludedWhileWaiting = async (counters: FlushableCounters, id: string): Promise<{ acked: Promise<unknown> }> => {
+    await counters.used(periodOf());
+    counters.flush();
+    const ds = new DecisionService({ keys, catalogue: ModelCatalogue.load(), counters, ledger: writer, lastUsed: new LastUsedTracker(async () => undefined), leaseTtlMs: 30_000, log });
+    const acked = ds.report({
+      request_id: id, decision_id: 'd', key_id: keyId, account_id: accountId, environment: 'live', model: 'alpha-sonnet-5',
+      usage: { input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      lease_id: '', reserved_units: 0, outcome: 'ok', finished_unix_ms: Date.now(),
+      residency: '', call_region: '', processing_regions: [], evidence: null, platform: '',
+    });
+    expect(await counters.used(periodOf()), 'the waiting row is included').to.equal(150);
+    // Wrapped: an async function returning the promise itself would wait for it.
+    return { acked };
+  };
+
+  it('the row commits after a second flush: the reconcile\'s rebuild finds it uncounted, and it is counted once', async function () {
+    const counters = new FlushableCounters(source);
+    const { acked } = await reportIncludedWhileWaiting(counters, 'w1');
+    counters.flush();
+    await commitUntil(acked);
+    expect(await counters.used(periodOf())).to.equal(150);
+    expect(await counted('w1')).to.equal(1);
+  });
+
+  it('another replica rebuilt the counter before the row committed: the report counts it, once', async function () {
+    const counters = new FlushableCounters(source);
+    const { acked } = await reportIncludedWhileWaiting(counters, 'w2');
+    // Flushed again; another replica rebuilds from a ledger without the row (committed: no; in its window: no).
+    const other = new PgLedgerWriter(store.pool, log, () => undefined, { windowMs: 60_000, maxItems: 64 });
+    counters.flush(usageSourceOf(other, log));
+    expect(await counters.used(periodOf())).to.equal(0);
+    await commitUntil(acked);
+    expect(await counters.used(periodOf())).to.equal(150);
+    expect(await counted('w2')).to.be.above(1);
+    await other.close();
   });
 });

@@ -130,8 +130,15 @@ export interface CounterStore {
 export interface LedgerSeed {
   /** live billable units of the period: committed rows and rows still waiting in the ledger's write window */
   units: number;
-  /** request ids in `units` whose rows are not marked counted: the rebuild marks them as its own */
+  /** request ids in `units` whose committed rows are not marked counted: the rebuild marks them as its own */
   uncounted: readonly string[];
+  /**
+   * request ids in `units` whose rows still wait in this replica's write window: the rebuild sets their markers but
+   * does not mark the rows, which their own reports mark once committed. A mark queued behind such a row would
+   * commit with it, and a counter another replica rebuilt before that commit (without the row) would take the row
+   * for counted: the report's own count, still to come, would then be taken back as a second one.
+   */
+  waiting: readonly string[];
 }
 
 /** Where counters come from when the store has lost them: the durable ledger. */

@@ -167,7 +167,7 @@ export class MemoryCounterStore implements CounterStore {
     if (this.usedByPeriod.has(k)) return;
     this.usedByPeriod.set(k, seed.units);
     const now = Date.now();
-    for (const id of seed.uncounted) this.mark(id, REBUILD_HOLDER, now);
+    for (const id of [...seed.uncounted, ...seed.waiting]) this.mark(id, REBUILD_HOLDER, now);
     if (seed.uncounted.length > 0) this.source.included(seed.uncounted);
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   holderOf,
   retryAfterSeconds,
@@ -15,7 +16,7 @@ import {
 } from './counter-store.js';
 import { accountOf, RedisKeys } from './redis-keys.js';
 import type { RedisClient } from './redis-script.js';
-import { admitScript, rebuildUsedScript, renewScript, settleScript, uncountScript } from './redis-scripts.js';
+import { admitScript, beginRebuildScript, rebuildUsedScript, renewScript, settleScript, uncountScript } from './redis-scripts.js';
 
 type AdmitCode = 'ok' | 'held' | 'rpm' | 'concurrency' | 'allowance' | 'load';
 
@@ -33,6 +34,10 @@ const APPLIED_MARKER_TTL_MS = 3_600_000;
 const WINDOW_TTL_SECONDS = 120;
 /** A lease set outlives its last lease by this much (housekeeping only: expiry is the members' scores). */
 const LEASE_KEY_GRACE_MS = 60_000;
+/** How long a rebuild's token waits for its ledger read; a read that takes longer reads again. */
+const REBUILD_TOKEN_TTL_MS = 60_000;
+/** Ledger reads one rebuild makes at most, each spanning a loss of Redis's data, before it gives up. */
+const REBUILD_READS = 5;
 /** A used counter lives for a period and a week; after that it is rebuilt from the ledger if still needed. */
 const USED_KEY_GRACE_MS = 7 * 24 * 3_600_000;
 
@@ -214,18 +219,29 @@ export class RedisCounterStore implements CounterStore {
 
   /**
    * Rebuilds a missing used counter from the ledger (its committed rows and those in its write window), only if
-   * still missing; the uncounted rows the figure includes get markers in the same step and are then marked counted
-   * in the ledger, so no count attempt of theirs adds them again.
+   * still missing; the uncounted rows the figure includes get markers in the same step (so no count attempt of theirs
+   * adds them again), and those committed are then marked counted in the ledger (LedgerSeed).
    */
   private async rebuild(spec: PeriodSpec): Promise<void> {
-    const seed = await this.source.load(spec.accountId, spec.periodStartMs, spec.periodEndMs);
-    const markers = seed.uncounted.map((id) => this.keys.applied(spec.accountId, id));
-    const stored = await rebuildUsedScript.run(this.client, [this.keys.used(spec), ...markers], [
-      seed.units,
-      usedTtlMs(spec),
-      APPLIED_MARKER_TTL_MS,
-    ]);
-    if (Number(stored) === 1 && seed.uncounted.length > 0) this.source.included(seed.uncounted);
+    // The figure is read before it is stored. Were another rebuild stored meanwhile, counted into and then lost
+    // (a flush), this figure would lack those counts: the token, registered before the read and dropped by every
+    // store and by the flush, tells; the ledger is read again then.
+    const rebuilding = this.keys.rebuilding(spec);
+    for (let read = 1; ; read += 1) {
+      const token = randomUUID();
+      await beginRebuildScript.run(this.client, [rebuilding], [token, REBUILD_TOKEN_TTL_MS]);
+      const seed = await this.source.load(spec.accountId, spec.periodStartMs, spec.periodEndMs);
+      const markers = [...seed.uncounted, ...seed.waiting].map((id) => this.keys.applied(spec.accountId, id));
+      const stored = Number(await rebuildUsedScript.run(this.client, [this.keys.used(spec), rebuilding, ...markers], [
+        seed.units,
+        usedTtlMs(spec),
+        APPLIED_MARKER_TTL_MS,
+        token,
+      ]));
+      if (stored === 1 && seed.uncounted.length > 0) this.source.included(seed.uncounted);
+      if (stored !== -1) return;
+      if (read === REBUILD_READS) throw new Error('counter store: Redis lost its data during every rebuild of a used counter');
+    }
   }
 
   private async runAdmit(r: AdmitRequest, index: number): Promise<{ code: AdmitCode; counts: number[] }> {

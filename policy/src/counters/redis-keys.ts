@@ -26,6 +26,14 @@ export class RedisKeys {
     return `${this.prefix}used:${tag(spec.accountId)}:${spec.periodId}`;
   }
 
+  /**
+   * SET of the rebuilds of one period's used counter under way (a token each), emptied when one is stored: a rebuild
+   * whose token is gone when it stores lost the race to another, or its ledger read spans a loss of Redis's data.
+   */
+  rebuilding(spec: Pick<AllowanceSpec, 'accountId' | 'periodId'>): string {
+    return `${this.prefix}rebuilding:${tag(spec.accountId)}:${spec.periodId}`;
+  }
+
   /** Marks that one request's units were added to the used counter (same slot as the counter). */
   applied(accountId: string, requestId: string): string {
     return `${this.prefix}applied:${tag(accountId)}:${requestId}`;

@@ -181,14 +181,28 @@ return 1
 `);
 
 /**
+ * Registers a rebuild of a used counter before its ledger read: its token joins the period's `rebuilding` set.
+ * KEYS: rebuilding. ARGV: 1 token, 2 set TTL ms
+ */
+export const beginRebuildScript = new RedisScript('begin-rebuild', `
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`);
+
+/**
  * Rebuilds a missing used counter from the ledger's figure, only if still missing, and then marks each uncounted
  * row the figure includes as counted by the rebuild (holder 1), so their own count attempts add nothing. Replies 1
- * when this rebuild was stored, 0 when another was there first (its figure stands, these rows stay uncounted).
- * KEYS: used, marker_1..marker_n. ARGV: 1 seed, 2 used TTL ms, 3 marker TTL ms
+ * when this rebuild was stored, 0 when another was there first (its figure stands, these rows stay uncounted), -1
+ * when its token is gone though the counter is missing: another rebuild was stored after this one began and lost
+ * since (a flush), with the counts made into it meanwhile, which this figure, read before, may lack; read again.
+ * KEYS: used, rebuilding, marker_1..marker_n. ARGV: 1 seed, 2 used TTL ms, 3 marker TTL ms, 4 token
  */
 export const rebuildUsedScript = new RedisScript('rebuild-used', `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('SISMEMBER', KEYS[2], ARGV[4]) == 0 then return -1 end
+redis.call('DEL', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-for i = 2, #KEYS do redis.call('SET', KEYS[i], '1', 'PX', ARGV[3]) end
+for i = 3, #KEYS do redis.call('SET', KEYS[i], '1', 'PX', ARGV[3]) end
 return 1
 `);

@@ -34,7 +34,8 @@ export type LedgerWrite =
   | { kind: 'mark'; requestId: string; by: number }
   | { kind: 'touch'; lastUsed: ReadonlyArray<readonly [keyId: string, ms: number]> };
 
-export type LedgerWriteResult = RowState | null;
+/** A record's row state; a mark's holder (who counts the row after it: the first mark wins); nothing for a touch. */
+export type LedgerWriteResult = RowState | number | null;
 
 /** The ledger's SQL on one connection: writes in one transaction, and the figure a counter is rebuilt from. */
 export class LedgerStatements {
@@ -88,10 +89,10 @@ export class LedgerStatements {
    * The figure a period's used counter is rebuilt from: committed live rows (from the period totals), and the ids
    * among them not marked counted. (The writer commits what waits in its window before it asks.)
    */
-  seed(accountId: string, startMs: number, endMs: number): { units: number; uncounted: string[] } {
+  seed(accountId: string, startMs: number, endMs: number): { units: number; uncounted: string[]; waiting: string[] } {
     const units = (this.sumUsed.get(accountId, startMs) as { used: number }).used;
     const uncounted = (this.uncounted.all(accountId, startMs, endMs) as Array<{ request_id: string }>).map((r) => r.request_id);
-    return { units, uncounted };
+    return { units, uncounted, waiting: [] };
   }
 
   private apply(w: LedgerWrite): LedgerWriteResult {
@@ -100,7 +101,7 @@ export class LedgerStatements {
         return this.record(w.entry);
       case 'mark':
         this.markOne.run(w.by, w.requestId);
-        return null;
+        return (this.rowState.get(w.requestId) as { counted: number } | undefined)?.counted ?? 0;
       case 'touch':
         for (const [id, ms] of w.lastUsed) this.touchKey.run(new Date(ms).toISOString(), id);
         return null;

@@ -20,8 +20,11 @@ export const LEDGER_WINDOW: BatchWindow = { windowMs: 20, maxItems: 64 };
 export interface LedgerWriter {
   /** Writes a report's row once per request id; resolves, once committed, with the row as the report found it. */
   record(entry: LedgerEntry): Promise<RowState>;
-  /** Marks a row counted by `by` (an attempt id, or 1 for a rebuild) unless it is counted already. */
-  markCounted(requestId: string, by: number): Promise<void>;
+  /**
+   * Marks a row counted by `by` (an attempt id, or 1 for a rebuild) unless it is counted already; resolves with who
+   * counts it once the mark is committed (`by`, or the earlier holder).
+   */
+  markCounted(requestId: string, by: number): Promise<number>;
   /** Last-used times of keys (written at most once a minute per key). */
   touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void>;
   /** The figure a lost used counter is rebuilt from: committed rows, and this writer's rows still in its window. */

@@ -51,9 +51,9 @@ export class SqliteLedgerWriter implements LedgerWriter {
     return this.write({ kind: 'record', entry }) as Promise<RowState>;
   }
 
-  /** Marks a row counted by `by` (an attempt id, or 1 for a rebuild) unless it is counted already. */
-  async markCounted(requestId: string, by: number): Promise<void> {
-    await this.write({ kind: 'mark', requestId, by });
+  /** Marks a row counted by `by` (an attempt id, or 1 for a rebuild) unless it is counted already; who counts it. */
+  markCounted(requestId: string, by: number): Promise<number> {
+    return this.write({ kind: 'mark', requestId, by }) as Promise<number>;
   }
 
   /** Last-used times of keys (written at most once a minute per key). */

@@ -71,7 +71,8 @@ export class UsageLedger {
 
   /** true when written now; false when this request id was already in the ledger. */
   record(entry: LedgerEntry): boolean {
-    return this.statements.applyAll.immediate([{ kind: 'record', entry }])[0]?.inserted === true;
+    const [row] = this.statements.applyAll.immediate([{ kind: 'record', entry }]);
+    return typeof row === 'object' && row?.inserted === true;
   }
 
   /** Billable units of live traffic in the period starting at `startMs` (committed rows). */

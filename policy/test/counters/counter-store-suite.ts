@@ -39,7 +39,11 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     let ledger: number;
     /** Rows of this test's account the ledger holds uncounted (the loader answers with them). */
     let uncounted: string[];
+    /** Rows of this test's account still in the ledger's write window (the loader answers with them apart). */
+    let waiting: string[];
     let loads: Array<[string, number, number]>;
+    /** While set, a ledger read answers (with the figure as it began) only once this resolves. */
+    let slowRead: Promise<void> | undefined;
     /** What rebuilds reported as included. */
     let included: string[][];
     let seq: number;
@@ -58,6 +62,8 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
     beforeEach(async () => {
       ledger = 0;
       uncounted = [];
+      waiting = [];
+      slowRead = undefined;
       included = [];
       seq = 0;
       loads = [];
@@ -67,7 +73,10 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
       fixture = await backend!.create({
         load: async (accountId, startMs, endMs) => {
           loads.push([accountId, startMs, endMs]);
-          return accountId === acct ? { units: ledger, uncounted: [...uncounted] } : { units: 0, uncounted: [] };
+          // The figure as of the read; answered once `slowRead` (if set when the read began) resolves.
+          const figure = accountId === acct ? { units: ledger, uncounted: [...uncounted], waiting: [...waiting] } : { units: 0, uncounted: [], waiting: [] };
+          await slowRead;
+          return figure;
         },
         included: (ids) => {
           included.push([...ids]);
@@ -389,6 +398,36 @@ export function describeCounterStore(name: string, startBackend: () => Promise<C
           expect(await store.used(period())).to.equal(70);
           expect(await finish(5)).to.deep.equal({ kind: 'added' });
           expect(await store.used(period())).to.equal(75);
+        });
+
+        it('gives rows still in the write window markers, and leaves marking them in the ledger to their reports', async () => {
+          ledger = 40;
+          uncounted = ['req_done'];
+          waiting = ['req_waiting'];
+          expect(await store.used(period())).to.equal(40);
+          expect(included).to.deep.equal([['req_done']]);
+          expect(await store.settle(undefined, usage(30, 'p1', 'req_waiting', 57), t0)).to.deep.equal({ kind: 'already', holder: 1 });
+          expect(await store.settle(undefined, usage(10, 'p1', 'req_done', 58), t0)).to.deep.equal({ kind: 'already', holder: 1 });
+          expect(await store.used(period())).to.equal(40);
+        });
+
+        it('a rebuild whose ledger read spans a loss of the counters reads the ledger again', async () => {
+          ledger = 100;
+          let answer = (): void => undefined;
+          slowRead = new Promise((resolve) => (answer = resolve));
+          // Rebuild A reads the ledger (100) and is slow to answer.
+          const a = store.used(period());
+          while (loads.length === 0) await new Promise((r) => setTimeout(r, 1));
+          slowRead = undefined;
+          // Meanwhile another rebuild stands, a request is counted into it and its row is committed, counted...
+          expect(await store.used(period())).to.equal(100);
+          expect(await store.settle(undefined, usage(30, 'p1', 'req_meanwhile', 60), t0)).to.deep.equal({ kind: 'added' });
+          ledger += 30;
+          // ...and the counters are lost before A stores its figure: A's 100 lacks that count.
+          store = await fixture.loseData();
+          answer();
+          await a;
+          expect(await store.used(period())).to.equal(130);
         });
 
         it('of two rebuilds at once, one stands; only its rows are marked', async () => {

@@ -47,7 +47,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
 
 /** A ledger that holds `units` for every period and no uncounted row. */
 function ledgerOf(units: number): UsageSource {
-  return { load: async () => ({ units, uncounted: [] }), included: () => undefined };
+  return { load: async () => ({ units, uncounted: [], waiting: [] }), included: () => undefined };
 }
 
 describe('Redis counter store when Redis fails', function () {

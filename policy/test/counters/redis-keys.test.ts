@@ -11,6 +11,7 @@ describe('RedisKeys', () => {
       keys.window('acct_x:live:key:key_y:rpm', 29_000_000),
       keys.leases('acct_x:live'),
       keys.used(period),
+      keys.rebuilding(period),
       keys.reservations('acct_x'),
       keys.reservedUnits('acct_x'),
     ];
@@ -19,6 +20,7 @@ describe('RedisKeys', () => {
       'gw:win:{acct_x}:live:key:key_y:rpm:29000000',
       'gw:lease:{acct_x}:live',
       'gw:used:{acct_x}:2026-11',
+      'gw:rebuilding:{acct_x}:2026-11',
       'gw:resv:{acct_x}',
       'gw:resvu:{acct_x}',
     ]);

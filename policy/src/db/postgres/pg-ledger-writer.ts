@@ -46,8 +46,8 @@ export class PgLedgerWriter implements LedgerWriter {
     return this.batch.add({ kind: 'record', entry }) as Promise<RowState>;
   }
 
-  async markCounted(requestId: string, by: number): Promise<void> {
-    await this.batch.add({ kind: 'mark', requestId, by });
+  markCounted(requestId: string, by: number): Promise<number> {
+    return this.batch.add({ kind: 'mark', requestId, by }) as Promise<number>;
   }
 
   async touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void> {
@@ -86,15 +86,13 @@ export class PgLedgerWriter implements LedgerWriter {
           );
       await client.query('COMMIT');
       let units = Number(used.rows[0]?.used ?? 0);
-      const ids = uncounted.rows.map((r) => r.request_id);
       const seen = new Set<string>();
       for (const e of waiting) {
         if (committed.has(e.request_id) || seen.has(e.request_id)) continue;
         seen.add(e.request_id);
         units += e.billable_units;
-        ids.push(e.request_id);
       }
-      return { units, uncounted: ids };
+      return { units, uncounted: uncounted.rows.map((r) => r.request_id), waiting: [...seen] };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -159,9 +157,12 @@ export class PgLedgerWriter implements LedgerWriter {
         const found = await c.query<{ counted: number }>('SELECT counted FROM usage_ledger WHERE request_id = $1', [e.request_id]);
         return { inserted: false, counted: found.rows[0]?.counted ?? 1 };
       }
-      case 'mark':
+      case 'mark': {
+        // After the update (which waits for a concurrent mark of the row), the committed holder: the first mark wins.
         await c.query('UPDATE usage_ledger SET counted = $1 WHERE request_id = $2 AND counted = 0', [w.by, w.requestId]);
-        return null;
+        const held = await c.query<{ counted: number }>('SELECT counted FROM usage_ledger WHERE request_id = $1', [w.requestId]);
+        return held.rows[0]?.counted ?? 0;
+      }
       case 'touch':
         for (const [id, ms] of [...w.lastUsed].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
           await c.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [new Date(ms).toISOString(), id]);
