@@ -98,11 +98,22 @@ describe('policy replicas: two proxies over three policy services (POLICY_TARGET
         answers.push({ status: r.status, shouldRetry: r.headers.get('x-should-retry'), complete: !stream || r.status !== 200 || text.includes('event: message_stop') });
       }
     });
-    await sleep(500);
-    await during();
-    await sleep(500);
-    stop = true;
-    await Promise.all(clients);
+    // Load before and after the fault is counted in answers, not in time: a loaded machine answers fewer per second.
+    const answered = async (n: number): Promise<void> => {
+      for (const until = Date.now() + 10_000; answers.length < n && Date.now() < until;) await sleep(20);
+    };
+    try {
+      await sleep(500);
+      await answered(30);
+      await during();
+      const atFault = answers.length;
+      await sleep(500);
+      await answered(atFault + 30);
+    } finally {
+      // Also when `during` throws: clients left running would load every later case.
+      stop = true;
+      await Promise.all(clients);
+    }
     return answers;
   }
 
@@ -116,12 +127,13 @@ describe('policy replicas: two proxies over three policy services (POLICY_TARGET
       await victim.process.stop('SIGTERM');
       exitedInMs = Date.now() - t0;
     });
+    // Restarted before judging, so that a failure here leaves the later cases their three replicas.
+    replicas[1] = await startReplica(victim.port);
+    await waitReady();
     expect(answers.length).to.be.above(50);
     expect(failures(answers)).to.deep.equal([]);
     // The proxies moved their keys and ended their streams once idle: no wait for DRAIN_TIMEOUT_MS (5 s).
     expect(exitedInMs).to.be.below(4_000);
-    replicas[1] = await startReplica(victim.port);
-    await waitReady();
   });
 
   it('one replica killed (SIGKILL): every refusal a retryable 503, nothing served unmetered, no lease left after its TTL', async function () {
