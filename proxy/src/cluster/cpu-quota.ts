@@ -41,7 +41,8 @@ const LINUX: QuotaSources = { cgroupRoot: '/sys/fs/cgroup', procSelfCgroup: '/pr
 
 /**
  * The CPUs the quota allows (fractional: 1.5 for "150000 100000"), or undefined when there is none. cgroup v2
- * first (the process's own cgroup, then the root as a container sees its own cgroup there), then v1's CFS files.
+ * first: the tightest `cpu.max` from the process's own cgroup up to the root (a container in its own cgroup
+ * namespace sees its cgroup as the root; without one, a pod's limit may sit on an ancestor). Then v1's CFS files.
  */
 export function cpuQuota(sources: QuotaSources = LINUX): number | undefined {
   const read = (file: string): string | undefined => {
@@ -51,12 +52,18 @@ export function cpuQuota(sources: QuotaSources = LINUX): number | undefined {
       return undefined;
     }
   };
-  const own = cgroupV2Path(read(sources.procSelfCgroup) ?? '');
-  const v2Files = [...(own !== undefined && own !== '/' ? [join(sources.cgroupRoot, own, 'cpu.max')] : []), join(sources.cgroupRoot, 'cpu.max')];
-  for (const file of v2Files) {
-    const text = read(file);
-    if (text !== undefined) return cpusFromCpuMax(text);
+  const own = cgroupV2Path(read(sources.procSelfCgroup) ?? '') ?? '/';
+  const parts = own.split('/').filter((p) => p !== '');
+  let v2Found = false;
+  let tightest: number | undefined;
+  for (let depth = parts.length; depth >= 0; depth -= 1) {
+    const text = read(join(sources.cgroupRoot, ...parts.slice(0, depth), 'cpu.max'));
+    if (text === undefined) continue;
+    v2Found = true;
+    const cpus = cpusFromCpuMax(text);
+    if (cpus !== undefined && (tightest === undefined || cpus < tightest)) tightest = cpus;
   }
+  if (v2Found) return tightest;
   for (const dir of ['cpu', 'cpu,cpuacct', 'cpuacct,cpu']) {
     const quota = read(join(sources.cgroupRoot, dir, 'cpu.cfs_quota_us'));
     const period = read(join(sources.cgroupRoot, dir, 'cpu.cfs_period_us'));
