@@ -5,7 +5,6 @@ import { ConfigError, batchedStdout, createLineLog, createLogger, loadConfig, st
 import { NameModelError } from '@gateway/privacy';
 import { workerCount } from './cluster/cpu-quota.js';
 import { runPrimary } from './cluster/primary.js';
-import { runProxy } from './run.js';
 
 /** Beyond the workers' own exit deadline (drain timeout + 10 s), how long the primary waits before it gives up. */
 const PRIMARY_EXIT_MARGIN_MS = 5_000;
@@ -32,6 +31,8 @@ async function main(): Promise<void> {
   const log = cluster.isWorker ? base.child(bindings) : base;
   // Access lines in batches; every other line (warnings and errors above all) goes out as it is written.
   const accessLog = createLineLog('proxy', config.logLevel, batchedStdout(), bindings);
+  // Imported here, not at the top: a cluster primary never loads the request path (its memory stays ~50 MB).
+  const { runProxy } = await import('./run.js');
   const running = await runProxy(config, log, accessLog, cluster.isWorker ? { workers } : undefined);
   stopOnSignals(log, config.drain.timeoutMs, (options) => running.stop(options));
 }
