@@ -198,7 +198,7 @@ async function main() {
   out.push('| arm | req/s median | req/s per round (sorted) | errors |', '|---|---|---|---|');
   for (const a of arms) out.push(`| ${a.name} | ${percentile(a.rps, 0.5).toFixed(0)} | ${sorted(a.rps).map((x) => x.toFixed(0)).join(', ')} | ${a.errors} |`);
   out.push('', 'CPU µs per request, per process (/proc/<pid>/stat):', '');
-  out.push('| arm | process | 1 in flight | 16 in flight |', '|---|---|---|---|');
+  out.push(`| arm | process | 1 in flight | ${CONCURRENCY} in flight |`, '|---|---|---|---|');
   for (const a of arms) for (const pr of a.procs) out.push(`| ${a.name} | ${pr.name} | ${usPer(a.cpu.seq, pr.name).toFixed(0)} | ${usPer(a.cpu.conc, pr.name).toFixed(0)} |`);
   const ratio = percentile(gw.rps, 0.5) / percentile(sk.rps, 0.5);
   out.push('');
