@@ -119,7 +119,9 @@ describe('PROXY_WORKERS=2: one proxy as two cluster workers sharing its port', f
     await gw.startPolicy(gw.policyPort);
     const rows = await waitForLedger(gw, (r) => r.filter((x) => x.key_id === live.id).length === 4, 20_000);
     expect(rows.filter((x) => x.key_id === live.id).map((x) => x.request_id).sort()).to.deep.equal([...ids].sort());
-    // The dead worker's file was adopted by a live one (its successor or the other worker).
+    // The dead worker's file was adopted by a live one (its successor or the other worker). The ledger commits
+    // before the acknowledgement reaches the replaying worker, so its log line may come a moment after the rows.
+    await proxy.waitFor((l) => l.msg === 'replayed spooled usage reports', 5_000);
     const replayers = proxy.lines.filter((l) => l.msg === 'replayed spooled usage reports').map((l) => l['pid']);
     expect(replayers).to.not.include(victim);
     expect(replayers.length).to.be.greaterThan(0);
@@ -158,5 +160,31 @@ describe('PROXY_WORKERS=2: one proxy as two cluster workers sharing its port', f
     // the accesses of these streams were served by both workers
     expect(new Set(accessLines(gw, ids).map((l) => l['worker'])).size).to.equal(2);
     fake.setBehaviour(null);
+  });
+
+  it('leaves no worker behind when the primary is killed outright', async function () {
+    const own = await new TestGateway({ proxyWorkers: 2 }).start();
+    try {
+      const proxy = own.proxiesRunning[0];
+      if (proxy === undefined) throw new Error('no proxy');
+      const pids = proxy.lines.filter((l) => l.msg === 'proxy worker listening').map((l) => l['pid'] as number);
+      expect(pids).to.have.length(2);
+      await proxy.stop('SIGKILL');
+      // Their channel to the primary closes and Node's cluster ends each worker at once: the port is not held by
+      // orphans (requests in flight are cut, as when a single proxy is killed outright).
+      const alive = (pid: number): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const deadline = Date.now() + 10_000;
+      while (pids.some(alive) && Date.now() < deadline) await sleep(100);
+      expect(pids.filter(alive)).to.deep.equal([]);
+    } finally {
+      await own.stop();
+    }
   });
 });
