@@ -47,7 +47,7 @@ export async function runPrimary(config: GatewayConfig, log: Logger, workers: nu
   });
   let allExited: () => void = () => undefined;
   const exited = new Promise<void>((resolve) => (allExited = resolve));
-  let exitCodes = 0;
+  let uncleanExits = 0;
 
   const fork = (slot: Slot, index: number): void => {
     slot.restart = undefined;
@@ -76,7 +76,8 @@ export async function runPrimary(config: GatewayConfig, log: Logger, workers: nu
       slot.worker = undefined;
       slot.listening = false;
       if (stopping) {
-        if (code !== 0) exitCodes += 1;
+        // (a worker still starting has no SIGTERM handler yet: ended by the signal, it had nothing to drain)
+        if (code !== 0 && signal !== 'SIGTERM') uncleanExits += 1;
         if (slots.every((s) => s.worker === undefined)) allExited();
         return;
       }
@@ -143,7 +144,7 @@ export async function runPrimary(config: GatewayConfig, log: Logger, workers: nu
       for (const s of running) s.worker?.process.kill('SIGTERM');
       await exited;
       metricsServer.server.close();
-      if (exitCodes > 0) throw new Error(`${exitCodes} proxy worker exit(s) were not clean`);
+      if (uncleanExits > 0) throw new Error(`${uncleanExits} proxy worker exit(s) were not clean`);
     },
   };
 }
