@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const base = createLogger('proxy', config.logLevel);
   const log = cluster.isWorker ? base.child(bindings) : base;
   // Access lines in batches; every other line (warnings and errors above all) goes out as it is written.
-  const accessLog = createLineLog('proxy', config.logLevel, batchedStdout(), bindings);
+  const accessLog = createLineLog('proxy', config.logLevel, batchedStdout({ sharedWithOtherProcesses: cluster.isWorker }), bindings);
   // Imported here, not at the top: a cluster primary never loads the request path (its memory stays ~50 MB).
   const { runProxy } = await import('./run.js');
   const running = await runProxy(config, log, accessLog, cluster.isWorker ? { workers } : undefined);
