@@ -207,7 +207,8 @@ export class TestGateway {
       ...this.env,
       POLICY_ADDR: `${socket}127.0.0.1:${this.policyPort}`,
     });
-    const ready = await proxy.waitFor((l) => l.msg === 'proxy listening');
+    // Each worker loads the name model at once: on a loaded machine N of them take about N times as long to start.
+    const ready = await proxy.waitFor((l) => l.msg === 'proxy listening', 15_000 * Math.max(1, workers ?? 1));
     this.proxiesRunning.push(proxy);
     this.ports.push(ready['port'] as number);
     return proxy;
