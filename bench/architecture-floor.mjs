@@ -7,6 +7,8 @@
 //   gateway   this gateway as `npm run bench` runs it (live key, privacy off, counters on Redis)
 //   gateway-uds  (BENCH_UDS=1) a second proxy of the same gateway dialling the same policy service over a Unix
 //             domain socket (POLICY_ADDR=unix:///…) instead of TCP
+//   gateway-wN  (BENCH_PROXY_WORKERS=N) a second proxy of the same gateway as N cluster workers sharing its port
+//             (PROXY_WORKERS=N); its proxy CPU is the primary's and every worker's, read per process
 // Each round runs, per arm: requests one at a time (latency), streamed requests one at a time (time to first
 // token: the first chunk holding a content_block_delta), then 16 in flight for a fixed time (requests/s). Around
 // each phase the CPU time of each of the arm's processes is read from /proc/<pid>/stat, so CPU µs per request is
@@ -14,7 +16,8 @@
 // is the product's own work on the path of a request, the skeleton's the floor any build of this design pays here.
 //
 //   node bench/architecture-floor.mjs [--cpu-prof]
-//   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0)
+//   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0),
+//          BENCH_PROXY_WORKERS (1: no workers arm)
 // --cpu-prof: the skeleton's and the gateway's proxies write V8 CPU profiles; the top of each is printed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -34,13 +37,14 @@ const CONCURRENCY = intFromEnv('BENCH_CONCURRENCY', 16, 1);
 const CONCURRENT_MS = intFromEnv('BENCH_CONCURRENT_MS', 2500, 100);
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const UDS = process.env.BENCH_UDS === '1';
+const WORKERS = intFromEnv('BENCH_PROXY_WORKERS', 1, 1);
 const MESSAGE = { model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Please summarise the attached meeting notes in three bullet points and send them to jane.doe@example.com.' }] };
 const BODY = JSON.stringify(MESSAGE);
 const STREAM_BODY = JSON.stringify({ ...MESSAGE, stream: true });
 
 const cleanups = [];
 const children = [];
-/** Starts a node child from the repository root; resolves with its pid and the match of `ready` on its stdout. */
+/** Starts a node child from the repository root; resolves with its pid, the match of `ready` on its stdout and what it wrote until then. */
 function start(script, env, ready, execArgv = []) {
   return new Promise((resolveReady, reject) => {
     const child = spawn(process.execPath, [...execArgv, script], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -52,14 +56,14 @@ function start(script, env, ready, execArgv = []) {
       if (m === null) return;
       child.stdout.removeAllListeners('data');
       child.stdout.resume();
-      resolveReady({ port: Number(m[1]), pid: child.pid });
+      resolveReady({ port: Number(m[1]), pid: child.pid, seen });
     });
     child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
 }
 
 /** CPU ms of each named process, read now. */
-const cpuOf = (procs) => Object.fromEntries(procs.map((p) => [p.name, processCpuMs(p.pid)]));
+const cpuOf = (procs) => Object.fromEntries(procs.map((p) => [p.name, (p.pids ?? [p.pid]).reduce((ms, pid) => ms + processCpuMs(pid), 0)]));
 
 async function main() {
   const profDir = mkdtempSync(join(tmpdir(), 'bench-floor-prof-'));
@@ -83,6 +87,9 @@ async function main() {
   const proxyEnv = { ...env, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' };
   const proxy = await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+).*"proxy listening"/, prof('gateway'));
   const udsProxy = UDS ? await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `unix://${socket}` }, /"port":(\d+).*"proxy listening"/) : undefined;
+  const workersProxy = WORKERS > 1 ? await start('proxy/dist/src/main.js', { ...proxyEnv, PROXY_WORKERS: String(WORKERS), POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+)[^\n]*"proxy listening"/) : undefined;
+  // The primary only hands connections over; each worker's CPU is read from its own /proc/<pid>/stat.
+  const workerPids = workersProxy === undefined ? [] : [...workersProxy.seen.matchAll(/"pid":(\d+)[^\n]*"proxy worker listening"/g)].map((m) => Number(m[1]));
   const key = await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'off', plan: { name: 'bench', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
 
   const arms = [
@@ -90,6 +97,10 @@ async function main() {
     { name: 'skeleton', port: skeleton.port, headers: {}, procs: [{ name: 'proxy', pid: skeleton.pid }, { name: 'policy', pid: skeletonPolicy.pid }] },
     { name: 'gateway', port: proxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: proxy.pid }, { name: 'policy', pid: policy.pid }] },
     ...(udsProxy === undefined ? [] : [{ name: 'gateway-uds', port: udsProxy.port, headers: { 'x-api-key': key.key }, procs: [{ name: 'proxy', pid: udsProxy.pid }, { name: 'policy', pid: policy.pid }] }]),
+    ...(workersProxy === undefined ? [] : [{
+      name: `gateway-w${WORKERS}`, port: workersProxy.port, headers: { 'x-api-key': key.key },
+      procs: [{ name: 'proxy', pids: [workersProxy.pid, ...workerPids] }, { name: 'primary', pid: workersProxy.pid }, ...workerPids.map((pid, i) => ({ name: `worker-${i + 1}`, pid })), { name: 'policy', pid: policy.pid }],
+    }]),
   ].map((a) => ({
     ...a,
     pool: new Pool(`http://127.0.0.1:${a.port}`, { connections: CONCURRENCY }),
@@ -170,7 +181,9 @@ async function main() {
     process.stderr.write(`bench:floor: round ${round + 1}/${ROUNDS} done\n`);
   }
 
-  const [direct, sk, gw, uds] = arms;
+  const [direct, sk, gw] = arms;
+  const uds = arms.find((a) => a.name === 'gateway-uds');
+  const workers = arms.find((a) => a.name.startsWith('gateway-w'));
   const p = (a, k, q) => percentile(a[k], q);
   const ms = (x) => `${x.toFixed(2)} ms`;
   const usPer = (cpu, name) => (1000 * (cpu.ms[name] ?? Number.NaN)) / cpu.n;
@@ -185,13 +198,16 @@ async function main() {
   out.push('| arm | req/s median | req/s per round (sorted) | errors |', '|---|---|---|---|');
   for (const a of arms) out.push(`| ${a.name} | ${percentile(a.rps, 0.5).toFixed(0)} | ${sorted(a.rps).map((x) => x.toFixed(0)).join(', ')} | ${a.errors} |`);
   out.push('', 'CPU µs per request, per process (/proc/<pid>/stat):', '');
-  out.push('| arm | process | 1 in flight | 16 in flight |', '|---|---|---|---|');
+  out.push(`| arm | process | 1 in flight | ${CONCURRENCY} in flight |`, '|---|---|---|---|');
   for (const a of arms) for (const pr of a.procs) out.push(`| ${a.name} | ${pr.name} | ${usPer(a.cpu.seq, pr.name).toFixed(0)} | ${usPer(a.cpu.conc, pr.name).toFixed(0)} |`);
   const ratio = percentile(gw.rps, 0.5) / percentile(sk.rps, 0.5);
   out.push('');
   out.push(`gateway − skeleton: added p50 ${ms(p(gw, 'ms', 0.5) - p(sk, 'ms', 0.5))}, TTFT p50 ${ms(p(gw, 'ttft', 0.5) - p(sk, 'ttft', 0.5))}, proxy CPU ${(usPer(gw.cpu.conc, 'proxy') - usPer(sk.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s at ${CONCURRENCY} in flight ${ratio.toFixed(2)}× the skeleton's.`);
   if (uds !== undefined) {
     out.push(`gateway-uds − gateway (the policy stream over a Unix domain socket instead of TCP): added p50 ${ms(p(uds, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU ${(usPer(uds.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request, policy CPU ${(usPer(uds.cpu.conc, 'policy') - usPer(gw.cpu.conc, 'policy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s ${(percentile(uds.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}× the TCP gateway's.`);
+  }
+  if (workers !== undefined) {
+    out.push(`${workers.name} − gateway (${WORKERS} proxy workers sharing the port, against one process): req/s at ${CONCURRENCY} in flight ${(percentile(workers.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}×, added p50 ${ms(p(workers, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU (primary and workers) ${(usPer(workers.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight (the primary's own: ${usPer(workers.cpu.conc, 'primary').toFixed(0)} µs).`);
   }
   const rows = arms.map((a) => ({
     arm: a.name, p50: p(a, 'ms', 0.5), p99: p(a, 'ms', 0.99), ttftP50: p(a, 'ttft', 0.5), ttftP99: p(a, 'ttft', 0.99),

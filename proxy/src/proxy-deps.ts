@@ -1,5 +1,6 @@
 import type { GatewayConfig, LineLog, Logger, PolicyClient } from '@gateway/shared';
 import type { Attestor } from './attestation/index.js';
+import type { WorkerLink } from './cluster/worker-link.js';
 import type { Lifecycle } from './drain.js';
 import type { Responder } from './exchange.js';
 import type { DetectMany } from '@gateway/privacy';
@@ -29,4 +30,6 @@ export interface ProxyDeps {
   lifecycle: Lifecycle;
   /** signs x-gateway-attestation */
   attestor: Attestor;
+  /** as one of PROXY_WORKERS workers: the other workers' readiness (for /readyz); undefined in a single proxy */
+  peers: Pick<WorkerLink, 'peers'> | undefined;
 }

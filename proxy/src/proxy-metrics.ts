@@ -137,6 +137,9 @@ export class ProxyMetrics {
       help: 'This proxy\'s view of each route: 0 closed, 1 half-open, 2 open (the worst of the route\'s models).',
       labelNames: ['upstream', 'platform', 'call_region'],
       registers,
+      // Several workers each keep their own view: the pod's is the worst of them (counters, histograms, in-flight
+      // and spool gauges are summed).
+      aggregator: 'max',
       collect: () => this.routeStateSource?.(),
     });
   }

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createRegistry, randomBase62, serveMetrics, startTracing, type GatewayConfig, type LineLog, type Logger, type PolicyClient } from '@gateway/shared';
+import { createRegistry, randomBase62, serveMetrics, shareMetricsWithPrimary, startTracing, type GatewayConfig, type LineLog, type Logger, type PolicyClient } from '@gateway/shared';
 import { createApp } from './app.js';
+import { WorkerLink } from './cluster/worker-link.js';
 import { AttestationKeyRing, Attestor } from './attestation/index.js';
 import { drain, Lifecycle } from './drain.js';
 import { GrpcPolicyClient } from './grpc-policy-client.js';
@@ -28,8 +29,17 @@ export interface RunningProxy {
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. */
-export async function runProxy(config: GatewayConfig, log: Logger, accessLog: LineLog): Promise<RunningProxy> {
+/** Set when this proxy is one of PROXY_WORKERS cluster workers (cluster/primary.ts). */
+export interface WorkerRole {
+  /** how many workers share the port (this one included) */
+  workers: number;
+}
+
+/**
+ * Starts the proxy: policy client, metrics, in-flight tracking, HTTP server. As a cluster worker it serves no
+ * `/metrics` of its own (the primary answers for all workers) and its /readyz also asks about the others.
+ */
+export async function runProxy(config: GatewayConfig, log: Logger, accessLog: LineLog, role?: WorkerRole): Promise<RunningProxy> {
   // First, before anything listens: without its person-name model the proxy would serve with privacy weaker than
   // shipped, so a missing or corrupt file stops the start (NameModelError says which file and what to do).
   const names = openNameModel(config.namesModelFile ?? SHIPPED_NAME_MODEL_FILE);
@@ -53,13 +63,14 @@ export async function runProxy(config: GatewayConfig, log: Logger, accessLog: Li
   inflight.start(config.leaseTtlMs);
   const reporter = new UsageReporter(policy, spool, log);
   reporter.start(1_000);
-  // One detector thread per spare core (at least one): large requests are scanned there.
+  // One detector thread per spare core (at least one): large requests are scanned there. Workers share the cores.
   const detectors = new DetectorPool(
-    Math.max(1, availableParallelism() - 1),
+    Math.max(1, Math.floor(availableParallelism() / (role?.workers ?? 1)) - 1),
     (err) => log.error({ err }, 'a detector thread failed; replacing it'),
     nameModel,
   );
   const lifecycle = new Lifecycle();
+  const link = role === undefined ? undefined : new WorkerLink(async () => !lifecycle.draining && (await policy.readiness()).ready);
   // Routes: live keys through their upstreams with per-route health and a retry budget; test keys through the
   // same loop with the stub on every route (so a failover rehearses headers, log line and attestation alike).
   const upstreams = new UpstreamRegistry(config, log);
@@ -87,6 +98,7 @@ export async function runProxy(config: GatewayConfig, log: Logger, accessLog: Li
       metrics,
     }),
     attestor: new Attestor(keyRing, log, names.sha256),
+    peers: link,
   });
 
   const server: Server = createServer(httpServerOptions(config), app);
@@ -97,21 +109,30 @@ export async function runProxy(config: GatewayConfig, log: Logger, accessLog: Li
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort);
   const target = config.policyTarget;
-  log.info({ port, metrics_port: metricsServer.port, policy: target.kind === 'list' ? target.addresses.join(',') : `dns:///${target.host}:${target.port}` }, 'proxy listening');
+  const policyAt = target.kind === 'list' ? target.addresses.join(',') : `dns:///${target.host}:${target.port}`;
+  let metricsServer: { server: Server; port: number } | undefined;
+  if (link === undefined) {
+    metricsServer = await serveMetrics(registry, config.metricsHost, config.metricsPort);
+    log.info({ port, metrics_port: metricsServer.port, policy: policyAt }, 'proxy listening');
+  } else {
+    shareMetricsWithPrimary(registry);
+    link.start();
+    log.info({ port, policy: policyAt }, 'proxy worker started');
+  }
 
   return {
     port,
-    metricsPort: metricsServer.port,
+    metricsPort: metricsServer?.port ?? config.metricsPort,
     async stop(options = {}) {
       const stopStarted = Date.now();
       const graceMs = options.graceMs ?? config.drain.graceMs;
-      if (graceMs === 0) metricsServer.server.close();
+      if (graceMs === 0) metricsServer?.server.close();
       await drain({ server, lifecycle, inflight, reporter, log, timeoutMs: config.drain.timeoutMs, graceMs });
       inflight.stop();
       keyRing.stop();
-      metricsServer.server.close();
+      metricsServer?.server.close();
+      link?.stop();
       policy.close();
       await detectors.close();
       // The spans of the last requests go out in what is left of the drain timeout, never past it.

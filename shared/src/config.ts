@@ -25,6 +25,11 @@ export interface GatewayConfig {
   readonly policyTarget: PolicyTarget;
   readonly metricsPort: number;
   readonly metricsHost: string;
+  /**
+   * PROXY_WORKERS: proxy worker processes sharing PORT (1: one process, no cluster), or `auto` (the CPUs the
+   * container's CPU quota allows, read from its cgroup at start-up).
+   */
+  readonly proxyWorkers: number | 'auto';
   /** The policy service's admin HTTP port (dashboard and admin API) and its bind address. */
   readonly adminPort: number;
   readonly adminHost: string;
@@ -130,6 +135,9 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** More workers than this is a mistake (each loads the person-name model), whatever the machine. */
+const MAX_PROXY_WORKERS = 64;
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** Which process reads the settings: the policy service refuses combinations only it cannot run with. */
@@ -183,6 +191,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
   }
 
   const dataDir = resolve(cwd, str('GATEWAY_DATA_DIR') ?? './data');
+
+  const workersRaw = str('PROXY_WORKERS');
+  let proxyWorkers: number | 'auto' = 1;
+  if (workersRaw === 'auto') proxyWorkers = 'auto';
+  else if (workersRaw !== undefined) {
+    const n = Number(workersRaw);
+    if (/^\d+$/.test(workersRaw) && n >= 1 && n <= MAX_PROXY_WORKERS) proxyWorkers = n;
+    else problems.push(`PROXY_WORKERS must be "auto" or an integer from 1 to ${MAX_PROXY_WORKERS} (got "${workersRaw}")`);
+  }
 
   const redisUrl = str('REDIS_URL');
   if (redisUrl !== undefined && !/^(redis|rediss|redis\+cluster):\/\//.test(redisUrl)) {
@@ -241,6 +258,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), options: LoadO
     policyTarget,
     metricsPort,
     metricsHost: str('METRICS_HOST') ?? '0.0.0.0',
+    proxyWorkers,
     adminPort: int('ADMIN_PORT', 8081, 0, 65535),
     adminHost: str('ADMIN_HOST') ?? '127.0.0.1',
     dataDir,

@@ -28,7 +28,8 @@ export { batchedStdout, createLineLog, createLogger } from './logger.js';
 export { stopOnSignals } from './shutdown.js';
 export { refusalReason, type RefusalReason } from './refusal-reason.js';
 export type { LineLog, Logger } from './logger.js';
-export { createRegistry, serveMetrics, Registry } from './metrics.js';
+export { clusterMetricsSource, createRegistry, serveMetrics, shareMetricsWithPrimary, Registry } from './metrics.js';
+export type { MetricsSource } from './metrics.js';
 export { loadConfig, ConfigError, parsePolicyTarget, policyServiceProblems } from './config.js';
 export {
   AttestationKeyError,

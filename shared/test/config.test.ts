@@ -25,6 +25,13 @@ describe('config', function () {
     }
   });
 
+  it('reads PROXY_WORKERS: 1 by default, a count, or auto; anything else is a problem', function () {
+    expect(loadConfig({}).proxyWorkers).to.equal(1);
+    expect(loadConfig({ PROXY_WORKERS: '4' }).proxyWorkers).to.equal(4);
+    expect(loadConfig({ PROXY_WORKERS: 'auto' }).proxyWorkers).to.equal('auto');
+    for (const bad of ['0', '65', '2.5', 'all', '-1']) expect(() => loadConfig({ PROXY_WORKERS: bad }), bad).to.throw(ConfigError, 'PROXY_WORKERS');
+  });
+
   it('reads the connection caps and request timeouts, with defaults', function () {
     expect(loadConfig({}).connections).to.deep.equal({ max: 10_000, maxPerSource: 1_000, headersTimeoutMs: 10_000, requestTimeoutMs: 120_000 });
     const c = loadConfig({ MAX_CONNECTIONS: '50', MAX_CONNECTIONS_PER_SOURCE: '5', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000' });

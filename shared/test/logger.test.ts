@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { batchedStdout, createLineLog } from '../src/logger.js';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -26,5 +28,38 @@ describe('the process logger', () => {
     const exited = await Promise.race([once(c, 'exit').then(() => true), sleep(4_000).then(() => false)]);
     if (!exited) c.kill('SIGKILL');
     expect(exited, 'the process ended by itself').to.equal(true);
+  });
+
+  it('writes batched lines in whole lines within PIPE_BUF when other processes share the pipe (cluster workers)', async function () {
+    // Writes to a pipe up to PIPE_BUF (4096 on Linux) are never interleaved with another writer's; larger ones may
+    // be, which would split a line of one worker with a batch of another.
+    const writes: string[] = [];
+    const original = fs.writeSync;
+    const capture = ((fd: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]): number => {
+      if (fd !== 1) return (original as (...a: unknown[]) => number)(fd, data, ...rest);
+      const text = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+      writes.push(text);
+      return Buffer.byteLength(text);
+    }) as typeof fs.writeSync;
+    fs.writeSync = capture;
+    try {
+      for (const shared of [false, true]) {
+        writes.length = 0;
+        const destination = batchedStdout({ sharedWithOtherProcesses: shared });
+        const log = createLineLog('proxy', 'info', destination, { worker: 1 });
+        for (let i = 0; i < 2000; i += 1) log.info({ request_id: `req_${i}`, pad: 'x'.repeat(50 + ((i * 37) % 900)) }, 'request');
+        (destination as unknown as { flushSync(): void }).flushSync();
+        const sizes = writes.filter((w) => w !== '').map((w) => Buffer.byteLength(w));
+        if (shared) {
+          expect(Math.max(...sizes)).to.be.at.most(4096);
+          expect(writes.filter((w) => w !== '').every((w) => w.endsWith('\n'))).to.equal(true);
+        } else {
+          expect(Math.max(...sizes), 'a process of its own batches past PIPE_BUF').to.be.above(4096);
+        }
+        expect(writes.join('').split('\n').filter((l) => l !== '')).to.have.length(2000);
+      }
+    } finally {
+      fs.writeSync = original;
+    }
   });
 });

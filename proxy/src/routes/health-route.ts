@@ -20,10 +20,15 @@ export function readyRoute(deps: ProxyDeps) {
       res.status(503).json({ status: 'draining', policy: null });
       return;
     }
-    const { ready, routes } = await deps.policy.readiness();
+    const own = await deps.policy.readiness();
+    // One of several workers: ready only when every worker is (any of them may get the next connection).
+    const workers = own.ready && deps.peers !== undefined ? await deps.peers.peers() : undefined;
+    const ready = own.ready && (workers?.ready ?? true);
+    const routes = own.routes;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'unavailable',
-      policy: ready,
+      policy: own.ready,
+      ...(workers === undefined ? {} : { workers: { ready: workers.workersReady, of: workers.workers } }),
       residency: routes.map((r) => ({
         model: r.model,
         tier: r.tier,

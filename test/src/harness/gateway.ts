@@ -113,6 +113,8 @@ export interface GatewayOptions {
   databaseUrl?: string;
   /** the policy service also listens on this Unix domain socket, and the proxies dial it (POLICY_ADDR=unix:///…) */
   policySocket?: string;
+  /** PROXY_WORKERS of each proxy (default: TEST_PROXY_WORKERS) */
+  proxyWorkers?: number;
 }
 
 /**
@@ -121,6 +123,13 @@ export interface GatewayOptions {
  * (the policy service refuses DATABASE_URL without REDIS_URL); unset, a temp SQLite file as before.
  */
 export const TEST_DATABASE: 'sqlite' | 'postgres' = process.env['GATEWAY_TEST_DATABASE'] === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * `GATEWAY_TEST_PROXY_WORKERS=2` runs every TestGateway's proxies as that many cluster workers sharing a port
+ * (PROXY_WORKERS): a key's requests then reach the policy service on several decision streams, as with several
+ * proxies. Unset: one process per proxy, as before.
+ */
+export const TEST_PROXY_WORKERS: number | undefined = ((raw) => (raw === undefined || raw === '' ? undefined : Number(raw)))(process.env['GATEWAY_TEST_PROXY_WORKERS']);
 
 /** A policy service and a proxy (or several), as separate processes over real gRPC, on a temp SQLite file (or PostgreSQL). */
 export class TestGateway {
@@ -192,8 +201,14 @@ export class TestGateway {
 
   async startProxy(): Promise<ServiceProcess> {
     const socket = this.options.policySocket === undefined ? '' : `unix://${this.options.policySocket},`;
-    const proxy = startService('proxy', 'proxy/dist/src/main.js', { ...this.env, POLICY_ADDR: `${socket}127.0.0.1:${this.policyPort}` });
-    const ready = await proxy.waitFor((l) => l.msg === 'proxy listening');
+    const workers = this.options.proxyWorkers ?? TEST_PROXY_WORKERS;
+    const proxy = startService('proxy', 'proxy/dist/src/main.js', {
+      ...(workers === undefined ? {} : { PROXY_WORKERS: String(workers) }),
+      ...this.env,
+      POLICY_ADDR: `${socket}127.0.0.1:${this.policyPort}`,
+    });
+    // Each worker loads the name model at once: on a loaded machine N of them take about N times as long to start.
+    const ready = await proxy.waitFor((l) => l.msg === 'proxy listening', 15_000 * Math.max(1, workers ?? 1));
     this.proxiesRunning.push(proxy);
     this.ports.push(ready['port'] as number);
     return proxy;
