@@ -5,6 +5,7 @@ import type { RequestAttestation } from './attestation/index.js';
 import type { TokenRestorer } from '@gateway/privacy';
 import type { MessagesBody } from './messages-request.js';
 import type { TestScenario } from './http/request-headers.js';
+import type { AbortHandle } from './abort-handle.js';
 
 /** One admitted message request, as the responders (stub or upstream) see it. */
 export interface Exchange {
@@ -26,7 +27,7 @@ export interface Exchange {
   /** Restores tokenised values in the response; null unless the key's mode is tokenise. */
   restorer: TokenRestorer | null;
   /** Aborted when the client goes away or the key is revoked; the reason is the error to report. */
-  signal: AbortSignal;
+  signal: AbortHandle;
   /**
    * The response's attestation: the responder notes the bytes it forwards (or, the stub, answers) and a 200 answer
    * starts only once its attestation is on the response.
@@ -95,7 +96,7 @@ export function zeroUsage(): TokenUsage {
 }
 
 /** The reason an exchange was aborted, as an error (revocation → 401, disconnect → none to send). */
-export function abortReason(signal: AbortSignal): GatewayError | undefined {
+export function abortReason(signal: { reason: unknown }): GatewayError | undefined {
   const r: unknown = signal.reason;
   return r instanceof Error && 'status' in r ? (r as GatewayError) : undefined;
 }

@@ -10,6 +10,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult, SentBody } from '../exchange.js';
 import { abortReason, zeroUsage } from '../exchange.js';
+import { AbortHandle } from '../abort-handle.js';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, sendError } from '../http/error-responder.js';
 import { callerOf } from '../http/client-address.js';
@@ -202,7 +203,7 @@ async function transform(
 
 /** Hands the exchange to the stub or the upstream, tracking it so revocation and disconnects can cut it. */
 async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: number): Promise<ExchangeResult> {
-  const controller = new AbortController();
+  const controller = new AbortHandle();
   const onClose = (): void => {
     if (!x.res.writableFinished) controller.abort();
   };
@@ -215,13 +216,13 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: 
   deps.metrics.inflight.inc({ environment: k.environment });
   if (x.stream) watchFirstToken(deps, x.res as Response, x.grant.model, startedAt);
   try {
-    if (controller.signal.aborted) {
+    if (controller.aborted) {
       // Nothing was forwarded, so nothing is billed.
-      const reason = abortReason(controller.signal);
+      const reason = abortReason(controller);
       return { usage: zeroUsage(), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) };
     }
     const responder = x.grant.key.environment === 'test' ? deps.stub : deps.upstream;
-    return await responder.respond({ ...x, signal: controller.signal });
+    return await responder.respond({ ...x, signal: controller });
   } catch (err) {
     return { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
   } finally {

@@ -2,6 +2,7 @@ import { GatewayError, type Grant, type Route, type UpstreamPlatform } from '@ga
 import { abortReason, zeroUsage, type AttemptRecord, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
 import { setRoutingHeaders } from '../http/response-headers.js';
 import type { ProxyMetrics } from '../proxy-metrics.js';
+import type { AbortHandle } from '../abort-handle.js';
 import type { AttestedAttempt } from '../attestation/attestation-claims.js';
 import type { AttemptFailure, AttemptOutcome } from './attempt-outcome.js';
 import type { RetryBudget } from './retry-budget.js';
@@ -169,7 +170,7 @@ function outcomeOf(r: ExchangeResult, x: Exchange): AttemptOutcome | undefined {
 
 const keyed = (c: Candidate) => ({ upstream: c.name, call_region: c.route.call_region, upstream_model: c.route.upstream_model });
 
-function aborted(signal: AbortSignal): ExchangeResult {
+function aborted(signal: AbortHandle): ExchangeResult {
   const reason = abortReason(signal);
   return { usage: zeroUsage(), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) };
 }
