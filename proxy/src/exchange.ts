@@ -20,7 +20,7 @@ export interface Exchange {
    * The client's body as sent, when the body to forward differs from it in nothing but its model (privacy off):
    * a Messages upstream gets these bytes with the model value spliced in, not `body` serialised again.
    */
-  sent?: SentBody;
+  sent: SentBody | undefined;
   stream: boolean;
   apiVersion: string;
   scenario: TestScenario | undefined;
@@ -34,7 +34,18 @@ export interface Exchange {
    */
   attestation: RequestAttestation;
   /** Which attempt of the request this is (0 first), as the route loop hands it to one route's responder. */
-  attempt?: number;
+  attempt: number;
+}
+
+/**
+ * The exchange as one attempt's responder sees it: the route's grant and model. Every field is written out, not
+ * spread: a spread of the 15-field exchange was ~4 µs of the route loop's time a request in the profile.
+ */
+export function attemptExchange(x: Exchange, grant: Grant, body: MessagesBody, attempt: number): Exchange {
+  return {
+    req: x.req, res: x.res, requestId: x.requestId, log: x.log, grant, body, sent: x.sent, stream: x.stream,
+    apiVersion: x.apiVersion, scenario: x.scenario, restorer: x.restorer, signal: x.signal, attestation: x.attestation, attempt,
+  };
 }
 
 /** A body's bytes as the client sent them, and the byte range of its top-level model value (quotes included). */

@@ -1,5 +1,5 @@
 import { GatewayError, type Grant, type Route, type UpstreamPlatform } from '@gateway/shared';
-import { abortReason, zeroUsage, type AttemptRecord, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
+import { abortReason, attemptExchange, zeroUsage, type AttemptRecord, type CountContext, type Exchange, type ExchangeResult, type Responder } from '../exchange.js';
 import { setRoutingHeaders } from '../http/response-headers.js';
 import type { ProxyMetrics } from '../proxy-metrics.js';
 import type { AbortHandle } from '../abort-handle.js';
@@ -101,12 +101,7 @@ export class RouteLoop implements Responder {
     health?.begin(keyed(c), platform);
     let result: ExchangeResult;
     try {
-      result = await c.responder.respond({
-        ...x,
-        grant: { ...x.grant, route, evidence: route.evidence },
-        body: { ...x.body, model: route.upstream_model },
-        attempt: n,
-      });
+      result = await c.responder.respond(attemptExchange(x, { ...x.grant, route, evidence: route.evidence }, { ...x.body, model: route.upstream_model }, n));
     } catch (err) {
       const error = err instanceof GatewayError ? err : new GatewayError('upstream_fault', 500, 'api_error', 'The gateway failed calling the upstream.', false, { cause: err });
       result = { usage: zeroUsage(), outcome: 'error', error, failure: { outcome: error.status < 500 ? 'client_error' : 'unavailable', retryable: false } };
