@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { encodeSessionRequest, encodeSessionResponse } from './session-encoder.js';
+import { decodeSessionResponse } from './session-decoder.js';
 
 /** Where proto/policy.proto lives in the repository (shared/dist/src → ../../../proto). */
 export const POLICY_PROTO_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../../proto/policy.proto');
@@ -32,8 +33,9 @@ export function policyServiceConstructor(): grpc.ServiceClientConstructor {
 
 /**
  * The package definition both processes serve and call with. The Session stream's messages, which carry every
- * decision and usage report, are written by their own encoder instead of proto-loader's object conversion (same wire format;
- * docs/decisions.md); everything else, and every decoding, stays proto-loader's.
+ * decision and usage report, are written by their own encoder instead of proto-loader's object conversion, and
+ * the proxy reads SessionResponse with its own decoder (same wire format, same objects; docs/decisions.md);
+ * everything else, the policy service's reading of SessionRequest included, stays proto-loader's.
  */
 export function loadPolicyPackageDefinition(): protoLoader.PackageDefinition {
   const definition = protoLoader.loadSync(POLICY_PROTO_PATH, POLICY_PROTO_OPTIONS);
@@ -41,5 +43,6 @@ export function loadPolicyPackageDefinition(): protoLoader.PackageDefinition {
   if (session === undefined) throw new Error(`${POLICY_PROTO_PATH} has no Session method`);
   session.requestSerialize = encodeSessionRequest as (value: unknown) => Buffer;
   session.responseSerialize = encodeSessionResponse as (value: unknown) => Buffer;
+  session.responseDeserialize = decodeSessionResponse;
   return definition;
 }

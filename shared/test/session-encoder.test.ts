@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as protoLoader from '@grpc/proto-loader';
 import { POLICY_PROTO_OPTIONS, POLICY_PROTO_PATH, loadPolicyPackageDefinition } from '../src/policy-proto.js';
 import { encodeSessionRequest, encodeSessionResponse } from '../src/session-encoder.js';
+import { decodeSessionResponse } from '../src/session-decoder.js';
 
 // proto-loader's conversion is what every peer decodes with (and what encoded SessionRequest before): a message
 // the encoder writes must read back as the same message proto-loader's own bytes do.
@@ -86,13 +87,47 @@ describe('SessionResponse encoder', function () {
       const expected = response.deserialize(response.serialize(message));
       expect(response.deserialize(encodeSessionResponse(message))).to.deep.equal(expected);
     });
+    it(`reads proto-loader's bytes as proto-loader does: ${label}`, function () {
+      const bytes = response.serialize(message);
+      expect(decodeSessionResponse(bytes)).to.deep.equal(response.deserialize(bytes));
+    });
   }
+
+  /** A length-delimited field (field number < 16, length < 128) around `bytes`. */
+  const ld = (field: number, bytes: Buffer): Buffer => Buffer.concat([Buffer.from([(field << 3) | 2, bytes.length]), bytes]);
+  // field 99 as a string, 98 a varint, 97 fixed64, 96 fixed32, 95 a group (start 3, a varint inside, end 4)
+  const unknown = Buffer.from([0x9a, 0x06, 0x03, 0x61, 0x62, 0x63, 0x90, 0x06, 0xac, 0x02, 0x89, 0x06, 1, 2, 3, 4, 5, 6, 7, 8, 0x85, 0x06, 1, 2, 3, 4, 0xfb, 0x05, 0x08, 0x01, 0xfc, 0x05]);
+
+  it('skips fields it does not know (a newer policy service\'s), at the top and inside a grant and its route', function () {
+    const { allow } = sample('Decision', 0);
+    const a = allow as Record<string, unknown>;
+    const route = Buffer.concat([typeOf('Route').serialize(a['route'] as object), unknown]);
+    const grant = Buffer.concat([typeOf('Grant').serialize({ ...a, route: null }), unknown, Buffer.from([(3 << 3) | 2, route.length]), route]);
+    expect(grant.length).to.be.lessThan(4096);
+    const grantField = Buffer.concat([Buffer.from([(3 << 3) | 2]), varint(grant.length), grant]);
+    const decisionBytes = Buffer.concat([Buffer.from([(1 << 3) | 2, 1, 0x64]), grantField, unknown]);
+    const bytes = Buffer.concat([Buffer.from([0x08, 0x07]), Buffer.from([(2 << 3) | 2]), varint(decisionBytes.length), decisionBytes, unknown, ld(3, Buffer.from([0x08, 0x01]))]);
+    expect(decodeSessionResponse(bytes)).to.deep.equal(response.deserialize(bytes));
+  });
+
+  it('refuses truncated bytes rather than reading past them', function () {
+    const bytes = response.serialize(cases[0]?.[1] ?? {});
+    expect(() => decodeSessionResponse(bytes.subarray(0, bytes.length - 3))).to.throw(RangeError);
+  });
 });
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return Buffer.from(out);
+}
 
 describe('the Session method', function () {
   it('writes with the encoders, on both processes\' definition', function () {
     const session = (loadPolicyPackageDefinition()[`${PKG}Policy`] as unknown as Record<string, Record<string, unknown>>)['Session'];
     expect(session?.['requestSerialize']).to.equal(encodeSessionRequest);
     expect(session?.['responseSerialize']).to.equal(encodeSessionResponse);
+    expect(session?.['responseDeserialize']).to.equal(decodeSessionResponse);
   });
 });
