@@ -9,6 +9,9 @@
 //             domain socket (POLICY_ADDR=unix:///…) instead of TCP
 //   gateway-wN  (BENCH_PROXY_WORKERS=N) a second proxy of the same gateway as N cluster workers sharing its port
 //             (PROXY_WORKERS=N); its proxy CPU is the primary's and every worker's, read per process
+//   gateway-tokenise  (BENCH_TOKENISE=1) the gateway's same processes with a second key whose privacy mode is
+//             tokenise (the body's e-mail address tokenised on the way out, restored in the answer): what privacy
+//             costs against the gateway arm's privacy off
 // Each round runs, per arm: requests one at a time (latency), streamed requests one at a time (time to first
 // token: the first chunk holding a content_block_delta), then 16 in flight for a fixed time (requests/s). Around
 // each phase the CPU time of each of the arm's processes is read from /proc/<pid>/stat, so CPU µs per request is
@@ -17,7 +20,7 @@
 //
 //   node bench/architecture-floor.mjs [--cpu-prof]
 //   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0),
-//          BENCH_PROXY_WORKERS (1: no workers arm)
+//          BENCH_PROXY_WORKERS (1: no workers arm), BENCH_TOKENISE (0)
 // --cpu-prof: the skeleton's and the gateway's proxies write V8 CPU profiles; the top of each is printed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -38,6 +41,7 @@ const CONCURRENT_MS = intFromEnv('BENCH_CONCURRENT_MS', 2500, 100);
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const UDS = process.env.BENCH_UDS === '1';
 const WORKERS = intFromEnv('BENCH_PROXY_WORKERS', 1, 1);
+const TOKENISE = process.env.BENCH_TOKENISE === '1';
 const MESSAGE = { model: 'alpha-sonnet-5', max_tokens: 64, messages: [{ role: 'user', content: 'Please summarise the attached meeting notes in three bullet points and send them to jane.doe@example.com.' }] };
 const BODY = JSON.stringify(MESSAGE);
 const STREAM_BODY = JSON.stringify({ ...MESSAGE, stream: true });
@@ -90,7 +94,9 @@ async function main() {
   const workersProxy = WORKERS > 1 ? await start('proxy/dist/src/main.js', { ...proxyEnv, PROXY_WORKERS: String(WORKERS), POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+)[^\n]*"proxy listening"/) : undefined;
   // The primary only hands connections over; each worker's CPU is read from its own /proc/<pid>/stat.
   const workerPids = workersProxy === undefined ? [] : [...workersProxy.seen.matchAll(/"pid":(\d+)[^\n]*"proxy worker listening"/g)].map((m) => Number(m[1]));
-  const key = await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'off', plan: { name: 'bench', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 } });
+  const plan = { name: 'bench', rpm: 100_000_000, concurrency: 100_000, allowance: 1_000_000_000_000 };
+  const key = await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'off', plan });
+  const tokeniseKey = TOKENISE ? await createKey(new TestGateway({ dataDir }), { env: 'live', privacy: 'tokenise', plan: { ...plan, name: 'bench-tokenise' } }) : undefined;
 
   const arms = [
     { name: 'direct', port: mock.port, headers: {}, procs: [{ name: 'mock', pid: mock.pid }] },
@@ -101,6 +107,7 @@ async function main() {
       name: `gateway-w${WORKERS}`, port: workersProxy.port, headers: { 'x-api-key': key.key },
       procs: [{ name: 'proxy', pids: [workersProxy.pid, ...workerPids] }, { name: 'primary', pid: workersProxy.pid }, ...workerPids.map((pid, i) => ({ name: `worker-${i + 1}`, pid })), { name: 'policy', pid: policy.pid }],
     }]),
+    ...(tokeniseKey === undefined ? [] : [{ name: 'gateway-tokenise', port: proxy.port, headers: { 'x-api-key': tokeniseKey.key }, procs: [{ name: 'proxy', pid: proxy.pid }, { name: 'policy', pid: policy.pid }] }]),
   ].map((a) => ({
     ...a,
     pool: new Pool(`http://127.0.0.1:${a.port}`, { connections: CONCURRENCY }),
@@ -184,6 +191,7 @@ async function main() {
   const [direct, sk, gw] = arms;
   const uds = arms.find((a) => a.name === 'gateway-uds');
   const workers = arms.find((a) => a.name.startsWith('gateway-w'));
+  const tok = arms.find((a) => a.name === 'gateway-tokenise');
   const p = (a, k, q) => percentile(a[k], q);
   const ms = (x) => `${x.toFixed(2)} ms`;
   const usPer = (cpu, name) => (1000 * (cpu.ms[name] ?? Number.NaN)) / cpu.n;
@@ -208,6 +216,9 @@ async function main() {
   }
   if (workers !== undefined) {
     out.push(`${workers.name} − gateway (${WORKERS} proxy workers sharing the port, against one process): req/s at ${CONCURRENCY} in flight ${(percentile(workers.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}×, added p50 ${ms(p(workers, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU (primary and workers) ${(usPer(workers.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight (the primary's own: ${usPer(workers.cpu.conc, 'primary').toFixed(0)} µs).`);
+  }
+  if (tok !== undefined) {
+    out.push(`gateway-tokenise − gateway (privacy tokenise against off, same processes): added p50 ${ms(p(tok, 'ms', 0.5) - p(gw, 'ms', 0.5))}, proxy CPU ${(usPer(tok.cpu.conc, 'proxy') - usPer(gw.cpu.conc, 'proxy')).toFixed(0)} µs/request at ${CONCURRENCY} in flight; req/s ${(percentile(tok.rps, 0.5) / percentile(gw.rps, 0.5)).toFixed(2)}× privacy off's (the target: ≥ 0.85×), per round ${tok.rps.map((x, i) => (x / gw.rps[i]).toFixed(2)).join(', ')}.`);
   }
   const rows = arms.map((a) => ({
     arm: a.name, p50: p(a, 'ms', 0.5), p99: p(a, 'ms', 0.99), ttftP50: p(a, 'ttft', 0.5), ttftP99: p(a, 'ttft', 0.99),

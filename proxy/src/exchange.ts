@@ -5,6 +5,7 @@ import type { RequestAttestation } from './attestation/index.js';
 import type { TokenRestorer } from '@gateway/privacy';
 import type { MessagesBody } from './messages-request.js';
 import type { TestScenario } from './http/request-headers.js';
+import type { AbortHandle } from './abort-handle.js';
 
 /** One admitted message request, as the responders (stub or upstream) see it. */
 export interface Exchange {
@@ -19,21 +20,32 @@ export interface Exchange {
    * The client's body as sent, when the body to forward differs from it in nothing but its model (privacy off):
    * a Messages upstream gets these bytes with the model value spliced in, not `body` serialised again.
    */
-  sent?: SentBody;
+  sent: SentBody | undefined;
   stream: boolean;
   apiVersion: string;
   scenario: TestScenario | undefined;
   /** Restores tokenised values in the response; null unless the key's mode is tokenise. */
   restorer: TokenRestorer | null;
   /** Aborted when the client goes away or the key is revoked; the reason is the error to report. */
-  signal: AbortSignal;
+  signal: AbortHandle;
   /**
    * The response's attestation: the responder notes the bytes it forwards (or, the stub, answers) and a 200 answer
    * starts only once its attestation is on the response.
    */
   attestation: RequestAttestation;
   /** Which attempt of the request this is (0 first), as the route loop hands it to one route's responder. */
-  attempt?: number;
+  attempt: number;
+}
+
+/**
+ * The exchange as one attempt's responder sees it: the route's grant and model. Every field is written out, not
+ * spread: a spread of the 15-field exchange was ~4 µs of the route loop's time a request in the profile.
+ */
+export function attemptExchange(x: Exchange, grant: Grant, body: MessagesBody, attempt: number): Exchange {
+  return {
+    req: x.req, res: x.res, requestId: x.requestId, log: x.log, grant, body, sent: x.sent, stream: x.stream,
+    apiVersion: x.apiVersion, scenario: x.scenario, restorer: x.restorer, signal: x.signal, attestation: x.attestation, attempt,
+  };
 }
 
 /** A body's bytes as the client sent them, and the byte range of its top-level model value (quotes included). */
@@ -95,7 +107,7 @@ export function zeroUsage(): TokenUsage {
 }
 
 /** The reason an exchange was aborted, as an error (revocation → 401, disconnect → none to send). */
-export function abortReason(signal: AbortSignal): GatewayError | undefined {
+export function abortReason(signal: { reason: unknown }): GatewayError | undefined {
   const r: unknown = signal.reason;
   return r instanceof Error && 'status' in r ? (r as GatewayError) : undefined;
 }

@@ -1,9 +1,10 @@
+import type { AbortHandle } from './abort-handle.js';
 import { AuthenticationError, type GatewayError, type LeaseRefWire, type Logger, type PolicyClient } from '@gateway/shared';
 
 interface InFlight {
   keyId: string;
   lease: LeaseRefWire | null;
-  controller: AbortController;
+  controller: AbortHandle;
 }
 
 /**
@@ -41,7 +42,7 @@ export class InflightRegistry {
 
 
   /** Tracks a request; the returned signal aborts on revocation (reason: the 401 to send). */
-  add(requestId: string, keyId: string, lease: LeaseRefWire | null, controller: AbortController): void {
+  add(requestId: string, keyId: string, lease: LeaseRefWire | null, controller: AbortHandle): void {
     this.byRequest.set(requestId, { keyId, lease, controller });
     // A revocation that arrived while this request's decision was on its way is not missed.
     if (this.recentlyRevoked.has(keyId)) controller.abort(new AuthenticationError('This API key has been revoked.'));
@@ -53,7 +54,7 @@ export class InflightRegistry {
 
   /** Cuts every request in flight with `reason` (what the client is sent: a stream's `event: error`). */
   abortAll(reason: GatewayError): void {
-    for (const f of this.byRequest.values()) if (!f.controller.signal.aborted) f.controller.abort(reason);
+    for (const f of this.byRequest.values()) if (!f.controller.aborted) f.controller.abort(reason);
   }
 
   revoke(keyId: string): void {
@@ -61,7 +62,7 @@ export class InflightRegistry {
     this.recentlyRevoked.set(keyId, now);
     for (const [id, at] of this.recentlyRevoked) if (now - at > 60_000) this.recentlyRevoked.delete(id);
     for (const f of this.byRequest.values()) {
-      if (f.keyId === keyId && !f.controller.signal.aborted) {
+      if (f.keyId === keyId && !f.controller.aborted) {
         f.controller.abort(new AuthenticationError('This API key has been revoked.'));
         this.onCut();
       }

@@ -10,6 +10,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Exchange, ExchangeResult, SentBody } from '../exchange.js';
 import { abortReason, zeroUsage } from '../exchange.js';
+import { AbortHandle } from '../abort-handle.js';
 import { readJsonBody } from '../http/body-reader.js';
 import { asGatewayError, sendError } from '../http/error-responder.js';
 import { callerOf } from '../http/client-address.js';
@@ -81,8 +82,9 @@ export function messagesRoute(deps: ProxyDeps) {
       // Privacy off leaves the body as sent but for its model: its bytes go on with the model spliced in.
       const sent = grant.key.privacy_mode === 'off' ? parsed.sent : undefined;
       const forwardedAt = performance.now();
-      result = await forward(deps, { req, res, requestId, log, grant, body, ...(sent === undefined ? {} : { sent }), stream: parsed.fields.stream,
-        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer, attestation }, startedAt);
+      // Every field written out: one literal of one shape (a spread built it before, then again per step).
+      result = await forward(deps, { req, res, requestId, log, grant, body, sent, stream: parsed.fields.stream,
+        apiVersion: parsed.apiVersion, scenario: parsed.scenario, restorer, signal: new AbortHandle(), attestation, attempt: 0 }, startedAt);
       forwardMs = performance.now() - forwardedAt;
     } catch (err) {
       // A fault in the privacy step: nothing was forwarded, but the slot must still come back.
@@ -201,8 +203,8 @@ async function transform(
 }
 
 /** Hands the exchange to the stub or the upstream, tracking it so revocation and disconnects can cut it. */
-async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: number): Promise<ExchangeResult> {
-  const controller = new AbortController();
+async function forward(deps: ProxyDeps, x: Exchange, startedAt: number): Promise<ExchangeResult> {
+  const controller = x.signal;
   const onClose = (): void => {
     if (!x.res.writableFinished) controller.abort();
   };
@@ -215,13 +217,13 @@ async function forward(deps: ProxyDeps, x: Omit<Exchange, 'signal'>, startedAt: 
   deps.metrics.inflight.inc({ environment: k.environment });
   if (x.stream) watchFirstToken(deps, x.res as Response, x.grant.model, startedAt);
   try {
-    if (controller.signal.aborted) {
+    if (controller.aborted) {
       // Nothing was forwarded, so nothing is billed.
-      const reason = abortReason(controller.signal);
+      const reason = abortReason(controller);
       return { usage: zeroUsage(), outcome: reason === undefined ? 'client_disconnect' : 'revoked', ...(reason === undefined ? {} : { error: reason }) };
     }
     const responder = x.grant.key.environment === 'test' ? deps.stub : deps.upstream;
-    return await responder.respond({ ...x, signal: controller.signal });
+    return await responder.respond(x);
   } catch (err) {
     return { usage: zeroUsage(), outcome: 'error', error: asGatewayError(err) };
   } finally {

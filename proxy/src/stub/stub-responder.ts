@@ -71,7 +71,7 @@ export class StubResponder implements Responder {
     if (x.scenario === 'mid_stream_error') throw new OverloadedError('Test scenario: overloaded mid-stream.');
     if (x.scenario === 'slow_stream') {
       try {
-        await sleep(SLOW_DELTAS * SLOW_GAP_MS, undefined, { signal: x.signal });
+        await sleep(SLOW_DELTAS * SLOW_GAP_MS, undefined, { signal: x.signal.asSignal() });
       } catch {
         return { usage: { input_tokens: reply.inputTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, outcome: 'client_disconnect', ...errorOf(x) };
       }
@@ -124,7 +124,7 @@ export class StubResponder implements Responder {
       if (midError && i === 3) break;
       if (slow) {
         try {
-          await sleep(SLOW_GAP_MS, undefined, { signal: x.signal });
+          await sleep(SLOW_GAP_MS, undefined, { signal: x.signal.asSignal() });
         } catch {
           break;
         }

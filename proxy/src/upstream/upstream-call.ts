@@ -90,7 +90,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     return new Promise((resolve) => {
       this.resolve = resolve;
       if (this.x.signal.aborted) return this.abort();
-      this.x.signal.addEventListener('abort', this.onAbort, { once: true });
+      this.x.signal.onAbort(this.onAbort);
       let built: UpstreamRequest | Promise<UpstreamRequest>;
       try {
         built = this.adapter.build(this.x);
@@ -280,7 +280,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.done = true;
     this.chunks = [];
     if (this.firstEventTimer !== undefined) clearTimeout(this.firstEventTimer);
-    this.x.signal.removeEventListener('abort', this.onAbort);
+    this.x.signal.offAbort(this.onAbort);
     this.x.res.off('drain', this.onDrain);
     this.attempt?.end(r, this.status);
     this.resolve(r);

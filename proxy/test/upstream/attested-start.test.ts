@@ -11,6 +11,7 @@ import { AttestationKeyRing, Attestor } from '../../src/attestation/index.js';
 import type { Exchange, ExchangeResult } from '../../src/exchange.js';
 import type { MessagesBody } from '../../src/messages-request.js';
 import { MessagesUpstream } from '../../src/upstream/messages-upstream.js';
+import { AbortHandle } from '../../src/abort-handle.js';
 
 const EVENTS = [
   { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'up-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } },
@@ -59,8 +60,8 @@ describe('upstream call: a 200 answer starts only with its attestation on the re
       } as Grant;
       const body: MessagesBody = { model: 'up-model', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] };
       const x: Exchange = {
-        req, res, requestId: 'req_1', log: createLogger('test', 'silent'), grant, body, stream: true, apiVersion: '2023-06-01',
-        scenario: undefined, restorer: null, signal: new AbortController().signal, attestation: attestor.admitted('req_1', grant, 'c'.repeat(64)),
+        req, res, requestId: 'req_1', log: createLogger('test', 'silent'), grant, body, sent: undefined, stream: true, apiVersion: '2023-06-01',
+        scenario: undefined, restorer: null, signal: new AbortHandle(), attestation: attestor.admitted('req_1', grant, 'c'.repeat(64)), attempt: 0,
       };
       void up.respond(x).then((r: ExchangeResult) => {
         lastResult = r;
