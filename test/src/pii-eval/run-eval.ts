@@ -9,6 +9,7 @@
 // --compare-model <file.bin> (repeatable; else NAMES_COMPARE_MODEL): another trained name model (say the commercial
 // profile's, from `npm run train:names -- --profile commercial --out …`), checked against its note like the proxy
 // checks its own and scored beside the shipped one on the agent prompts and the real text. Nothing is downloaded.
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_PII_TYPES, detect, openNameModel, PII_TYPES, SHIPPED_NAME_MODEL_FILE, useNameModel } from '@gateway/privacy';
 import type { PiiType } from '@gateway/privacy';
@@ -211,7 +212,8 @@ function modelsToScore(options: Options): EvalModel[] {
   const models: EvalModel[] = [{ label: `shipped (${shipped.profile})`, model: shipped.model }];
   for (const file of options.compareModels) {
     const checked = openNameModel(file);
-    const label = models.some((m) => m.label === checked.profile) ? `${checked.profile} #${models.length}` : checked.profile;
+    // Two builds of one profile are told apart by the directory each lies in (names-model/out/<name>/).
+    const label = models.some((m) => m.label === checked.profile) ? `${checked.profile}: ${basename(dirname(file))}` : checked.profile;
     models.push({ label, model: checked.model });
   }
   return models;
