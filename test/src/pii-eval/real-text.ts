@@ -125,16 +125,16 @@ export function evaluateRealText(options: RealTextOptions): string {
     const first = scores[0]?.[k] ?? emptyScore();
     lines.push(row(`${set.language} ${source.id} (${kindOf(source)})`, set.sentences.length, gold(first), scores.map((perSet) => perSet[k] ?? emptyScore())));
   });
-  for (const kind of LABEL_KINDS) {
+  for (const kind of ['all', ...LABEL_KINDS] as const) {
     const block: string[] = [];
     for (const lang of langs) {
-      const ks = sets.flatMap((x, k) => (x.set.language === lang && kindOf(x.source) === kind ? [k] : []));
+      const ks = sets.flatMap((x, k) => (x.set.language === lang && (kind === 'all' || kindOf(x.source) === kind) ? [k] : []));
       if (ks.length === 0) continue;
       const merged = scores.map((perSet) => ks.reduce((acc, k) => mergeScores(acc, perSet[k] ?? emptyScore()), emptyScore()));
       const sentences = ks.reduce((n, k) => n + (sets[k]?.set.sentences.length ?? 0), 0);
       block.push(row(`${lang} ${kind}`, sentences, gold(merged[0] ?? emptyScore()), merged));
     }
-    if (block.length > 0) lines.push(`per language, ${KIND_TITLE[kind]} only:`, ...block);
+    if (block.length > 0) lines.push(kind === 'all' ? 'per language, all sources:' : `per language, ${KIND_TITLE[kind]} only:`, ...block);
   }
   if (skipped.length > 0) lines.push(`skipped (files not in ${dirs.join(', ')}): ${skipped.join(', ')}`);
   if (errors.length > 0) lines.push(...errors);
