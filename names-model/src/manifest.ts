@@ -48,11 +48,16 @@ export interface CorpusSource {
   /**
    * conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between;
    * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name;
-   * iob2-tsv: index, word, IOB2 tag, then other columns (Universal NER's annotators), '#' lines between.
+   * iob2-tsv: index, word, IOB2 tag, then other columns (Universal NER's annotators), '#' lines between;
+   * kpwr-space: word, space, KPWr's fine IOB2 tag (B-nam_liv_person, I-nam_loc_gpe_city…), blank lines between;
+   * litbank-tsv: word, tab, LitBank's nested BIO layers (PER, GPE, LOC, FAC, ORG, VEH), blank lines between
+   * paragraphs; its person mentions narrowed to the names they open with (read-corpus.ts).
    */
-  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv';
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv' | 'kpwr-space' | 'litbank-tsv';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
+  /** Labelled by people, but on OCR'd text (old print, misread letters): reported apart from clean hand-labelled text. */
+  readonly ocr?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];

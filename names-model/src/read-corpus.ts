@@ -19,6 +19,22 @@ function germevalTag(raw: string): string {
   return tag.replace(/-OTH$/, '-MISC');
 }
 
+/**
+ * KPWr's fine classes (n82) to the tagger's four: people (real and fictional) PER; places and facilities LOC;
+ * organisations ORG; works, events, brands, gods, animals, nationalities MISC; a person's adjective
+ * ("kopernikański"), a house or phone number none.
+ */
+function kpwrTag(raw: string): string {
+  const m = /^([BI])-nam_([a-z]+)(?:_([a-z_]+))?$/.exec(raw.trim());
+  if (m === null) return 'O';
+  const [, bio, kind, sub = ''] = m;
+  if (kind === 'liv') return sub === 'person' || sub === 'character' ? `${bio}-PER` : `${bio}-MISC`;
+  if (kind === 'loc' || kind === 'fac') return `${bio}-LOC`;
+  if (kind === 'org') return `${bio}-ORG`;
+  if (kind === 'num' || (kind === 'adj' && sub === 'person')) return 'O';
+  return `${bio}-MISC`;
+}
+
 function tagIndex(raw: string): number {
   const tag = raw.trim();
   if (tag === 'O' || tag === '') return 0;
@@ -55,8 +71,79 @@ function sentence(words: string[], tags: number[]): LabelledSentence {
   return { words, tags: t };
 }
 
+// LitBank's nested layers label every mention of a person ("a man who…", "his wife", "the printer") and keep a
+// title's tail in the span ("Charles Musgrove , Esq. of Uppercross"). The tagger learns names: of each span only
+// the capitalised words it opens with count ("Charles Musgrove"), and none where it opens with a determiner or a
+// pronoun, or is one sentence-opening word the same file writes in lower case elsewhere ("Women", "Mother").
+const LITBANK_TYPES: Readonly<Record<string, string>> = { PER: 'PER', GPE: 'LOC', LOC: 'LOC', FAC: 'LOC', ORG: 'ORG' };
+const NOT_A_NAME_OPENING = new Set([
+  'the', 'a', 'an', 'his', 'her', 'my', 'your', 'our', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'every',
+  'no', 'all', 'both', 'each', 'many', 'i', 'he', 'she', 'we', 'they', 'you', 'it',
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
+]);
+/** A title alone is not a name ("Sir", "Lady"): only with the name it goes with; nor is a deity a person to hide. */
+const TITLE_ALONE = new Set(['god', 'heaven', 'providence', 'sir', 'lady', 'lord', 'mr', 'mr.', 'mrs', 'mrs.', 'miss', 'madam', 'madame', 'captain', 'doctor', 'dr.', 'master', 'mistress']);
+
+/** LitBank's `entities/tsv` files: word, then its nested BIO layers; blank lines between paragraphs. */
+function parseLitBank(text: string): LabelledSentence[] {
+  const paragraphs: { words: string[]; layers: string[][] }[] = [];
+  let current: { words: string[]; layers: string[][] } = { words: [], layers: [] };
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') {
+      if (current.words.length > 0) paragraphs.push(current);
+      current = { words: [], layers: [] };
+      continue;
+    }
+    const cols = line.split('\t');
+    current.words.push(cols[0] ?? '');
+    current.layers.push(cols.slice(1).filter((c) => c !== ''));
+  }
+  if (current.words.length > 0) paragraphs.push(current);
+  const lowerMidSentence = new Set<string>();
+  for (const p of paragraphs) p.words.forEach((w, i) => i > 0 && w === w.toLowerCase() && lowerMidSentence.add(w));
+  const capitalised = (w: string): boolean => /^\p{Lu}/u.test(w);
+  const out: LabelledSentence[] = [];
+  for (const { words, layers } of paragraphs) {
+    const depth = Math.max(0, ...layers.map((l) => l.length));
+    const spans: { start: number; end: number; type: string }[] = [];
+    for (let d = 0; d < depth; d++) {
+      for (let i = 0; i < words.length; i++) {
+        const m = /^B-(\w+)$/.exec(layers[i]?.[d] ?? 'O');
+        const type = m === null ? undefined : LITBANK_TYPES[m[1] as string];
+        if (type === undefined) continue;
+        let end = i + 1;
+        while (end < words.length && layers[end]?.[d] === `I-${m?.[1] ?? ''}`) end++;
+        let run = i;
+        while (run < end && capitalised(words[run] as string)) run++;
+        const first = words[i] as string;
+        if (run === i || NOT_A_NAME_OPENING.has(first.toLowerCase()) || (run === i + 1 && TITLE_ALONE.has(first.toLowerCase()))) continue;
+        const sentenceOpening = i === 0 || /^[.!?"“”‘’']$/.test(words[i - 1] as string);
+        if (run === i + 1 && sentenceOpening && lowerMidSentence.has(first.toLowerCase())) continue;
+        spans.push({ start: i, end: run, type });
+      }
+    }
+    // Longest first, a person before a place of the same length; overlapping spans lose.
+    spans.sort((a, b) => b.end - b.start - (a.end - a.start) || (a.type === 'PER' ? -1 : b.type === 'PER' ? 1 : 0));
+    const tags = new Array<number>(words.length).fill(0);
+    for (const sp of spans) {
+      if (tags.slice(sp.start, sp.end).some((t) => t !== 0)) continue;
+      for (let k = sp.start; k < sp.end; k++) tags[k] = tagIndex(`${k === sp.start ? 'B' : 'I'}-${sp.type}`);
+    }
+    // Paragraphs into sentences: cut after a full stop, question or exclamation mark.
+    let from = 0;
+    for (let i = 0; i < words.length; i++) {
+      if (i === words.length - 1 || words[i] === '.' || words[i] === '!' || words[i] === '?') {
+        out.push({ words: words.slice(from, i + 1), tags: Uint8Array.from(tags.slice(from, i + 1)) });
+        from = i + 1;
+      }
+    }
+  }
+  return out;
+}
+
 /** Sentences of one corpus file's text, in file order. */
 export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence[] {
+  if (source.format === 'litbank-tsv') return parseLitBank(raw);
   const text = source.repair === 'latin1-read-as-cp1251' ? repairCp1251(raw) : raw;
   const out: LabelledSentence[] = [];
   let words: string[] = [];
@@ -96,7 +183,7 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
     } else {
       const cut = line.lastIndexOf(' ');
       word = line.slice(0, cut);
-      tag = line.slice(cut + 1);
+      tag = source.format === 'kpwr-space' ? kpwrTag(line.slice(cut + 1)) : line.slice(cut + 1);
     }
     if (word === '' || word === '-DOCSTART-') continue;
     if (source.format === 'bio-space') {

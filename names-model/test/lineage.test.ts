@@ -73,7 +73,7 @@ describe('names-model: licence terms and the profiles lineage', function () {
 
   it('selects for a commercial build only sources allowing commercial use, sharing no file (by path or bytes) with the others', () => {
     const commercial = chosenSources(manifest, 'commercial');
-    expect(commercial.map((s) => s.id)).to.deep.equal(['germeval2014', 'europeana', 'uner-en-ewt-train']);
+    expect(commercial.map((s) => s.id)).to.deep.equal(['germeval2014', 'europeana', 'uner-en-ewt-train', 'kpwr-pl', 'litbank-en']);
     const forbidden = filesOf(refusing(manifest));
     for (const source of commercial) {
       expect(source.commercialUse, source.id).to.equal(true);

@@ -59,6 +59,27 @@ describe('names-model: reading corpora', () => {
     expect(tags(s[1]!.tags)).to.deep.equal(['B-PER']);
   });
 
+  it("reads KPWr's fine classes as the four: people and characters PER, places and facilities LOC, a person's adjective none", () => {
+    const text =
+      'Jan B-nam_liv_person\nKowalski I-nam_liv_person\nz O\nPolitechniki B-nam_org_institution\nWrocławskiej I-nam_org_institution\n' +
+      'jechał O\nulicą O\nPiłsudskiego B-nam_fac_road\n. O\n \nKopernikańska B-nam_adj_person\nteoria O\n, O\nBóg B-nam_liv_god\ni O\nZagłoba B-nam_liv_character\n';
+    const s = parseCorpus(source('kpwr-space'), text);
+    expect(s.map((x) => x.words.length)).to.deep.equal([9, 6]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O', 'B-ORG', 'I-ORG', 'O', 'O', 'B-LOC', 'O']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'O', 'B-MISC', 'O', 'B-PER']);
+  });
+
+  it("narrows LitBank's person mentions to the names they open with; descriptions, a title or a deity alone are none", () => {
+    const text =
+      'Charles\tB-PER\tB-PER\tO\t\nMusgrove\tI-PER\tI-PER\tO\t\n,\tO\tI-PER\tO\t\nEsq.\tO\tI-PER\tO\t\nof\tO\tI-PER\tO\t\nUppercross\tB-GPE\tI-PER\tO\t\n' +
+      'met\tO\tO\tO\t\nhis\tB-PER\tO\tO\t\nwife\tI-PER\tO\tO\t\nand\tO\tO\tO\t\nSir\tB-PER\tO\tO\t\nin\tO\tO\tO\t\nthe\tB-FAC\tO\tO\t\nHall\tI-FAC\tO\tO\t\n.\tO\tO\tO\t\n' +
+      'God\tB-PER\tO\tO\t\nsaw\tO\tO\tO\t\nAnne\tB-PER\tO\tO\t\n.\tO\tO\tO\t\n';
+    const s = parseCorpus(source('litbank-tsv'), text);
+    expect(s.map((x) => x.words.length)).to.deep.equal([15, 4]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O', 'O', 'O', 'B-LOC', 'O', 'O', 'O', 'O', 'O', 'O', 'O', 'O', 'O']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'B-PER', 'O']);
+  });
+
   it('repairs Latin-1 text that was read as Windows-1251 upstream', () => {
     const [s] = parseCorpus(source('conll-indexed', 'latin1-read-as-cp1251'), '0\tErzдhlung\tO\n1\tlдЯt\tO\n');
     expect(s!.words).to.deep.equal(['Erzählung', 'läßt']);

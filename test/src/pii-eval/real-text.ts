@@ -2,7 +2,7 @@
 // training corpora (never trained or tuned on; see names-model/src/split.ts), per language and source. PERSON
 // precision / recall / F1 by exact span, and how often a gold place or organisation is flagged as PERSON.
 import { fileURLToPath } from 'node:url';
-import { detect } from '@gateway/privacy';
+import { detect, useNameModel, type NameModel } from '@gateway/privacy';
 import {
   addScore,
   emptyScore,
@@ -45,18 +45,39 @@ export function scoreDetector(sentences: readonly LabelledSentence[], errors?: s
   return score;
 }
 
-function row(label: string, sentences: number, s: NameScore): string {
-  const gold = s.truePositives + s.falseNegatives;
-  const confusion = s.placeOrgSpans === 0 ? '   n/a' : ((100 * s.placeOrgFlagged) / s.placeOrgSpans).toFixed(1).padStart(5) + '%';
+/** A model the report scores, by the label its columns carry (`shipped (research)`, `commercial`). */
+export interface EvalModel {
+  readonly label: string;
+  readonly model: NameModel;
+}
+
+/** How a source's labels were made: by people on clean text, by people on OCR'd text, or from Wikipedia links. */
+type LabelKind = 'hand' | 'OCR' | 'silver';
+const LABEL_KINDS: readonly LabelKind[] = ['hand', 'OCR', 'silver'];
+const KIND_TITLE: Record<LabelKind, string> = {
+  hand: 'hand-labelled clean text',
+  OCR: "hand-labelled OCR'd text",
+  silver: 'silver labels (Wikipedia links)',
+};
+
+function kindOf(source: CorpusSource): LabelKind {
+  return source.silver === true ? 'silver' : source.ocr === true ? 'OCR' : 'hand';
+}
+
+function cells(s: NameScore): string {
+  const confusion = s.placeOrgSpans === 0 ? '  n/a' : ((100 * s.placeOrgFlagged) / s.placeOrgSpans).toFixed(1).padStart(5);
+  return `${precision(s).toFixed(3)} ${recall(s).toFixed(3)} ${f1(s).toFixed(3)} ${confusion}%`;
+}
+
+function row(label: string, sentences: number, gold: number, scores: readonly NameScore[]): string {
+  return [label.padEnd(30), String(sentences).padStart(9), String(gold).padStart(6), ...scores.map((s) => cells(s).padStart(24))].join(' ');
+}
+
+function header(models: readonly EvalModel[]): string[] {
   return [
-    label.padEnd(22),
-    String(sentences).padStart(9),
-    String(gold).padStart(6),
-    precision(s).toFixed(3).padStart(9),
-    recall(s).toFixed(3).padStart(7),
-    f1(s).toFixed(3).padStart(7),
-    `${confusion} of ${s.placeOrgSpans}`.padStart(18),
-  ].join(' ');
+    `${''.padEnd(47)}${models.map((m) => m.label.slice(0, 23).padStart(25)).join('')}`,
+    `${'language / source (labels)'.padEnd(30)} sentences   gold${'    P     R    F1 LOC/ORG'.padStart(25).repeat(models.length)}`,
+  ];
 }
 
 export interface RealTextOptions {
@@ -64,54 +85,58 @@ export interface RealTextOptions {
   readonly corporaDirs: readonly string[];
   readonly langs?: readonly string[];
   readonly showErrors?: boolean;
+  /** The models to score side by side, each installed in turn (useNameModel); the caller restores its own after. */
+  readonly models: readonly EvalModel[];
 }
 
 /** The real-text tables, or a line saying which sources were skipped because their files are not here. */
 export function evaluateRealText(options: RealTextOptions): string {
   const manifest = readManifest(MANIFEST);
   const dirs = [...options.corporaDirs, COMMITTED_CORPORA];
+  const langs = options.langs ?? ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl'];
   const sets: { source: CorpusSource; set: HeldOutSet }[] = [];
   const skipped: string[] = [];
   for (const source of manifest.sources) {
     try {
-      for (const set of loadSplits(manifest.seed, [source], dirs).heldout) sets.push({ source, set });
+      for (const set of loadSplits(manifest.seed, [source], dirs).heldout) if (langs.includes(set.language)) sets.push({ source, set });
     } catch {
       skipped.push(source.id);
     }
   }
-  const lines = [
-    'real text: the held-out 10% of the name tagger\'s training corpora and the dev splits kept for this report',
-    '(never trained or tuned on), whole detector;',
-    'PERSON by exact span; last column: gold places and organisations overlapped by a PERSON finding',
-    `${'language / source'.padEnd(22)} sentences   gold precision recall      f1   LOC/ORG as PERSON`,
-  ];
-  const byLang = new Map<string, { sentences: number; score: NameScore; human: NameScore; humanSentences: number }>();
+  const { models } = options;
+  // scores[m][k]: model m on set k. One model installed at a time, every set scored under it.
   const errors: string[] = [];
-  const langs = options.langs ?? ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl'];
-  for (const { source, set } of sets) {
-    if (!langs.includes(set.language)) continue;
-    const score = scoreDetector(set.sentences, options.showErrors === true ? errors : undefined);
-    lines.push(row(`${set.language} ${source.id}`, set.sentences.length, score));
-    const total = byLang.get(set.language) ?? { sentences: 0, score: emptyScore(), human: emptyScore(), humanSentences: 0 };
-    total.sentences += set.sentences.length;
-    total.score = mergeScores(total.score, score);
-    if (!source.silver) {
-      total.human = mergeScores(total.human, score);
-      total.humanSentences += set.sentences.length;
+  const scores = models.map((m) => {
+    useNameModel(m.model);
+    const modelErrors = options.showErrors === true ? [] as string[] : undefined;
+    const perSet = sets.map(({ set }) => scoreDetector(set.sentences, modelErrors));
+    if (modelErrors !== undefined && modelErrors.length > 0) errors.push(`errors, ${m.label}:`, ...modelErrors);
+    return perSet;
+  });
+  const gold = (s: NameScore): number => s.truePositives + s.falseNegatives;
+  const lines = [
+    "real text: the held-out 10% of the name tagger's training corpora and the dev splits kept for this report",
+    '(never trained or tuned on by any profile), whole detector, one column group per model; PERSON P / R / F1 by',
+    'exact span; LOC/ORG: share of gold places and organisations overlapped by a PERSON finding. A source outside a',
+    "model's profile was never read by it at all (the commercial model has not seen the research sources' text).",
+    ...header(models),
+  ];
+  sets.forEach(({ source, set }, k) => {
+    const first = scores[0]?.[k] ?? emptyScore();
+    lines.push(row(`${set.language} ${source.id} (${kindOf(source)})`, set.sentences.length, gold(first), scores.map((perSet) => perSet[k] ?? emptyScore())));
+  });
+  for (const kind of ['all', ...LABEL_KINDS] as const) {
+    const block: string[] = [];
+    for (const lang of langs) {
+      const ks = sets.flatMap((x, k) => (x.set.language === lang && (kind === 'all' || kindOf(x.source) === kind) ? [k] : []));
+      if (ks.length === 0) continue;
+      const merged = scores.map((perSet) => ks.reduce((acc, k) => mergeScores(acc, perSet[k] ?? emptyScore()), emptyScore()));
+      const sentences = ks.reduce((n, k) => n + (sets[k]?.set.sentences.length ?? 0), 0);
+      block.push(row(`${lang} ${kind}`, sentences, gold(merged[0] ?? emptyScore()), merged));
     }
-    byLang.set(set.language, total);
-  }
-  lines.push('per language, all sources:');
-  for (const lang of langs) {
-    const t = byLang.get(lang);
-    if (t !== undefined) lines.push(row(`${lang} all`, t.sentences, t.score));
-  }
-  lines.push('per language, hand-labelled sources only (silver Wikipedia labels left out):');
-  for (const lang of langs) {
-    const t = byLang.get(lang);
-    if (t !== undefined && t.humanSentences > 0) lines.push(row(`${lang} hand-labelled`, t.humanSentences, t.human));
+    if (block.length > 0) lines.push(kind === 'all' ? 'per language, all sources:' : `per language, ${KIND_TITLE[kind]} only:`, ...block);
   }
   if (skipped.length > 0) lines.push(`skipped (files not in ${dirs.join(', ')}): ${skipped.join(', ')}`);
-  if (errors.length > 0) lines.push('errors:', ...errors);
+  if (errors.length > 0) lines.push(...errors);
   return `${lines.join('\n')}\n`;
 }

@@ -5,9 +5,13 @@
 // tagger's corpora, read from --corpora or NAMES_CORPORA_DIR and names-model/corpora).
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
-// positive with its context; the data is synthetic, which is the only reason values may be printed here).
+// positive with its context; the data is synthetic, which is the only reason values may be printed here),
+// --compare-model <file.bin> (repeatable; else NAMES_COMPARE_MODEL): another trained name model (say the commercial
+// profile's, from `npm run train:names -- --profile commercial --out …`), checked against its note like the proxy
+// checks its own and scored beside the shipped one on the agent prompts and the real text. Nothing is downloaded.
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CORE_PII_TYPES, detect, PII_TYPES } from '@gateway/privacy';
+import { CORE_PII_TYPES, detect, openNameModel, PII_TYPES, SHIPPED_NAME_MODEL_FILE, useNameModel } from '@gateway/privacy';
 import type { PiiType } from '@gateway/privacy';
 import { generateAgentPrompts } from './agent-prompts.js';
 import { DEFAULT_SEED, DEFAULT_SIZE, generateUkEuSet } from './generate-uk-eu-set.js';
@@ -17,7 +21,7 @@ import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSe
 import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
-import { evaluateRealText } from './real-text.js';
+import { evaluateRealText, type EvalModel } from './real-text.js';
 import { formatLanguageMatrix, formatScores } from './report.js';
 import { emptyScores, scoreText } from './score.js';
 import type { Scores } from './score.js';
@@ -40,6 +44,8 @@ interface Options {
   showErrors: boolean;
   /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); the committed ones are always read. */
   corpora: string[];
+  /** Name model files scored beside the shipped one (--compare-model, else NAMES_COMPARE_MODEL). */
+  compareModels: string[];
 }
 
 function parseLangs(value: string): Language[] {
@@ -59,7 +65,9 @@ function parseArgs(args: readonly string[]): Options {
     agentPrompts: 40,
     showErrors: false,
     corpora: process.env.NAMES_CORPORA_DIR === undefined || process.env.NAMES_CORPORA_DIR === '' ? [] : [process.env.NAMES_CORPORA_DIR],
+    compareModels: process.env.NAMES_COMPARE_MODEL === undefined || process.env.NAMES_COMPARE_MODEL === '' ? [] : [process.env.NAMES_COMPARE_MODEL],
   };
+  let compareGiven = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const next = (): string => {
@@ -75,6 +83,12 @@ function parseArgs(args: readonly string[]): Options {
     else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
     else if (arg === '--corpora') options.corpora = [next()];
+    else if (arg === '--compare-model') {
+      // The option replaces the environment's model rather than adding to it.
+      if (!compareGiven) options.compareModels = [];
+      compareGiven = true;
+      options.compareModels.push(next());
+    }
     else throw new Error(`unknown option ${arg ?? ''}`);
   }
   return options;
@@ -159,44 +173,78 @@ function evaluateUnseenSentences(options: Options): string {
   return parts.join('\n');
 }
 
-/** False positives per 100 KB of agent prompt, and how many of its labelled values were found. */
-function evaluateAgentPrompts(options: Options): string {
+/**
+ * False positives per 100 KB of agent prompt, in all and PERSON alone, and how many of its labelled values were
+ * found: one line per model, each installed in turn.
+ */
+function evaluateAgentPrompts(options: Options, models: readonly EvalModel[]): string {
   const prompts = generateAgentPrompts(options.seed, options.agentPrompts);
-  const scores = emptyScores(PII_TYPES);
-  const errors = score(prompts, scores, options.showErrors);
   const bytes = prompts.reduce((n, p) => n + Buffer.byteLength(p.text), 0);
-  let fp = 0;
-  let tp = 0;
-  let gold = 0;
-  for (const t of scores.values()) {
-    fp += t.fp;
-    tp += t.tp;
-    gold += t.tp + t.fn;
+  const per100k = (n: number): string => (n / (bytes / 102400)).toFixed(2);
+  const lines = [`agent prompts: ${prompts.length} of ${Math.round(bytes / prompts.length / 1024)} KB on average (${(bytes / 1024).toFixed(0)} KB)`];
+  const errors: string[] = [];
+  for (const m of models) {
+    useNameModel(m.model);
+    const scores = emptyScores(PII_TYPES);
+    const modelErrors = score(prompts, scores, options.showErrors);
+    if (modelErrors.length > 0) errors.push(`errors, ${m.label}:`, ...modelErrors);
+    let fp = 0;
+    let tp = 0;
+    let gold = 0;
+    for (const t of scores.values()) {
+      fp += t.fp;
+      tp += t.tp;
+      gold += t.tp + t.fn;
+    }
+    const person = scores.get('PERSON');
+    const perFp = [...scores].filter(([, t]) => t.fp > 0).map(([type, t]) => `${type}=${t.fp}`).join(', ') || 'none';
+    lines.push(
+      `  ${m.label}: ${per100k(fp)} false positives per 100 KB (${fp}: ${perFp}), PERSON ${per100k(person?.fp ?? 0)} per 100 KB; ` +
+        `${tp} of ${gold} labelled values found (PERSON ${person?.tp ?? 0} of ${(person?.tp ?? 0) + (person?.fn ?? 0)})`,
+    );
   }
-  const perFp = [...scores].filter(([, t]) => t.fp > 0).map(([type, t]) => `${type}=${t.fp}`).join(', ') || 'none';
-  const line =
-    `agent prompts: ${prompts.length} of ${Math.round(bytes / prompts.length / 1024)} KB on average (${(bytes / 1024).toFixed(0)} KB): ` +
-    `${(fp / (bytes / 102400)).toFixed(2)} false positives per 100 KB (${fp}: ${perFp}); ${tp} of ${gold} labelled values found\n`;
-  return withErrors(line, errors);
+  return withErrors(`${lines.join('\n')}\n`, errors);
+}
+
+/** The shipped model and each model to compare, checked against their notes as the proxy checks its own. */
+function modelsToScore(options: Options): EvalModel[] {
+  const shipped = openNameModel(SHIPPED_NAME_MODEL_FILE);
+  const models: EvalModel[] = [{ label: `shipped (${shipped.profile})`, model: shipped.model }];
+  for (const file of options.compareModels) {
+    const checked = openNameModel(file);
+    // Two builds of one profile are told apart by the directory each lies in (names-model/out/<name>/).
+    const label = models.some((m) => m.label === checked.profile) ? `${checked.profile}: ${basename(dirname(file))}` : checked.profile;
+    models.push({ label, model: checked.model });
+  }
+  return models;
 }
 
 export async function runEval(args: readonly string[]): Promise<string> {
   const options = parseArgs(args);
+  const models = modelsToScore(options);
+  const shipped = models[0] as EvalModel;
+  // The synthetic tables score the shipped model; the agent prompts and the real text score every model side by side.
+  useNameModel(shipped.model);
   const presidio = await loadPresidioCorpus(options.presidio);
   // Presidio: the core types (UK ones have no gold spans there, so only false positives can show) plus
   // nothing else: it labels none of our extra types.
   const presidioTypes = [...new Set<PiiType>([...CORE_PII_TYPES, ...Object.values(PRESIDIO_LABELS)])];
   const ukEu = generateUkEuSet(options.seed, options.size);
   const match = 'overlap match, same type';
-  return [
+  const parts = [
     evaluate(`presidio-research synth_dataset_v2: ${presidio.length} texts; ${match}`, presidio, presidioTypes, options.showErrors),
     evaluate(`generated UK/EU set (seed ${options.seed}): ${ukEu.length} texts; ${match}`, ukEu, PII_TYPES, options.showErrors),
     evaluateLanguages(options, 'package'),
     evaluateLanguages(options, 'held-out'),
     evaluateUnseenSentences(options),
-    evaluateAgentPrompts(options),
-    evaluateRealText({ corporaDirs: options.corpora, langs: options.langs, showErrors: options.showErrors }),
-  ].join('\n');
+  ];
+  try {
+    parts.push(evaluateAgentPrompts(options, models));
+    parts.push(evaluateRealText({ corporaDirs: options.corpora, langs: options.langs, showErrors: options.showErrors, models }));
+  } finally {
+    useNameModel(shipped.model);
+  }
+  return parts.join('\n');
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
