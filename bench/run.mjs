@@ -18,8 +18,9 @@
 // Portkey into bench/.peers with npm (git-ignored), never as project dependencies.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer as createHttpServer, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { Pool } from 'undici';
+import { startTraceSink } from './trace-sink.mjs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -197,21 +198,6 @@ async function startPortkey() {
   });
   await waitForPort(port, 'portkey');
   return { port, pids: () => [child.pid] };
-}
-
-/** A local OTLP/HTTP sink for the traced arm: reads each export and answers 200 (a collector that keeps up). */
-async function startTraceSink() {
-  let exports = 0;
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      exports += 1;
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => new Promise((r) => server.close(r)));
-  return { endpoint: `http://127.0.0.1:${server.address().port}`, exports: () => exports };
 }
 
 async function startGateway(mockPort, extraEnv = {}) {
@@ -406,6 +392,7 @@ async function main() {
   const gateway = await startGateway(mockPort);
   const gatewayPids = () => gateway.pids;
   const sink = await startTraceSink();
+  cleanups.push(sink.close);
   const traced = await startGateway(mockPort, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' });
   const arms = [
     armClient('direct', mockPort, { 'x-api-key': 'bench' }, mockPid),

@@ -14,11 +14,11 @@
 // connections; any status but 200 is counted and reported.
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { startTraceSink } from './trace-sink.mjs';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
 import { fmt, intFromEnv, machine, percentile, processCpuMs } from './stats.mjs';
@@ -63,20 +63,6 @@ function startChild(name, args, env, ready) {
     }, 20);
     child.once('exit', (code) => rej(new Error(`${name} exited (${code}):\n${readFileSync(logFile, 'utf8')}`)));
   });
-}
-
-async function startSink() {
-  let exports = 0;
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      exports += 1;
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => new Promise((r) => server.close(r)));
-  return { endpoint: `http://127.0.0.1:${server.address().port}`, exports: () => exports };
 }
 
 async function startGateway(name, mockPort, extraEnv, profDir) {
@@ -163,7 +149,8 @@ async function main() {
   }
   const { match } = await startChild('tracing-mock', ['bench/fast-mock.mjs'], {}, /^\{"port":(\d+)\}$/);
   const mockPort = Number(match[1]);
-  const sink = await startSink();
+  const sink = await startTraceSink();
+  cleanups.push(sink.close);
   const off = await startGateway('off', mockPort, {}, CPU_PROF ? join(profDir, 'off') : undefined);
   const on = await startGateway('on', mockPort, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER: 'always_on' }, CPU_PROF ? join(profDir, 'on') : undefined);
   const arms = [off, on];

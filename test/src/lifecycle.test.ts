@@ -12,6 +12,7 @@ import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { REPO_ROOT, TestGateway, createKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
+import { alive } from './harness/process-alive.js';
 
 type HealthClient = grpc.Client & {
   Check(req: { service: string }, cb: (err: grpc.ServiceError | null, res: { status: string }) => void): void;
@@ -147,14 +148,6 @@ function childPid(launcher: ChildProcess, script: string): number | undefined {
   return line === undefined ? undefined : Number(line.trim().split(/\s+/)[0]);
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

@@ -5,6 +5,7 @@ import { TestGateway, createKey, type CreatedKey, type LogLine } from './harness
 import { readLedger, waitForLedger } from './harness/ledger.js';
 import { sleep } from './harness/clock.js';
 import type { MessagesFake } from './fakes/index.js';
+import { alive } from './harness/process-alive.js';
 
 const hello = { model: 'alpha-sonnet-5', max_tokens: 16, messages: [{ role: 'user' as const, content: 'Hello workers' }] };
 
@@ -152,8 +153,8 @@ describe('PROXY_WORKERS=2: one proxy as two cluster workers sharing its port', f
     expect(await proxy.exited).to.equal(0);
     // every live worker drained (not only the one that got the signal first)
     const drained = new Set(proxy.lines.filter((l) => l.msg === 'draining').map((l) => l['pid']));
-    const alive = [...workersAtSignal].filter((pid) => drained.has(pid));
-    expect(alive.length).to.equal(2);
+    const drainedAtSignal = [...workersAtSignal].filter((pid) => drained.has(pid));
+    expect(drainedAtSignal.length).to.equal(2);
     const ids = done.map((d) => d.requestId);
     const rows = await waitForLedger(gw, (r) => ids.every((id) => r.some((x) => x.request_id === id)), 10_000);
     expect(rows.filter((x) => ids.includes(x.request_id)).every((x) => x.input_tokens === 7 && x.output_tokens === 40)).to.equal(true);
@@ -172,14 +173,6 @@ describe('PROXY_WORKERS=2: one proxy as two cluster workers sharing its port', f
       await proxy.stop('SIGKILL');
       // Their channel to the primary closes and Node's cluster ends each worker at once: the port is not held by
       // orphans (requests in flight are cut, as when a single proxy is killed outright).
-      const alive = (pid: number): boolean => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
       const deadline = Date.now() + 10_000;
       while (pids.some(alive) && Date.now() < deadline) await sleep(100);
       expect(pids.filter(alive)).to.deep.equal([]);
