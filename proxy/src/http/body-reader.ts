@@ -31,10 +31,16 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    // Every listener is removed and the chunks dropped once the answer is known: the request object outlives the
+    // answer (a refused body's socket is drained, a kept-alive one waits), and a listener's closure would keep up
+    // to MAX_BODY_BYTES of chunks alive with it (the fuzz run held 800 MB of 64 KiB chunks that way).
     const finish = (r: BodyResult): void => {
       if (done) return;
       done = true;
+      chunks.length = 0;
       req.off('data', onData);
+      req.off('error', onError);
+      req.off('end', onEnd);
       resolve(r);
     };
     const onData = (chunk: Buffer): void => {
@@ -46,9 +52,8 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       }
       chunks.push(chunk);
     };
-    req.on('data', onData);
-    req.once('error', () => finish({ ok: false, error: new InvalidRequestError('The request body could not be read.') }));
-    req.once('end', () => {
+    const onError = (): void => finish({ ok: false, error: new InvalidRequestError('The request body could not be read.') });
+    const onEnd = (): void => {
       const raw = Buffer.concat(chunks, size);
       chunks.length = 0;
       const scan = scanJson(raw);
@@ -77,6 +82,9 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       }
       // Bytes that are not UTF-8 were read as U+FFFD: only the re-serialised body says what the gateway checked.
       finish({ ok: true, json, bytes: size, raw, model: isUtf8(raw) ? scan.model : undefined });
-    });
+    };
+    req.on('data', onData);
+    req.once('error', onError);
+    req.once('end', onEnd);
   });
 }
