@@ -254,11 +254,14 @@ export interface CreatedKey {
 }
 
 /** A plan + account + key in one call, for fixtures. */
+/** A new account on a plan (created here), or an existing account: a plan beside an account would be ignored. */
+type KeyOwner =
+  | { plan?: { name: string; residency?: string; rpm?: number; concurrency?: number; allowance?: number; overage?: boolean; ceiling?: number; models?: string }; account?: undefined }
+  | { account: string; plan?: undefined };
+
 export async function createKey(
   gw: TestGateway,
-  opts: {
-    plan?: { name: string; residency?: string; rpm?: number; concurrency?: number; allowance?: number; overage?: boolean; ceiling?: number; models?: string };
-    account?: string;
+  opts: KeyOwner & {
     env?: 'live' | 'test';
     residency?: 'uk' | 'eu';
     privacy?: string;
