@@ -93,7 +93,9 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
       !SURNAME_SET.has(first) &&
       GIVEN_NAME_SET.has(SECOND_WORD.exec(text.slice(s.secondStart, s.end))?.[0] ?? '');
     if (reporting || beforeGivenName || s.firstConfidence < OPENING_MARGIN || (common && s.firstConfidence < (words > 1 ? OPENING_COMMON_MARGIN : COMMON_WORD_MARGIN))) {
-      if (words === 1 || s.restConfidence < OPENING_MARGIN) return -1;
+      // After a reporting word the rest is what the tagger read as the name, however unsure of where it ends
+      // ("Secondo Nunzia Scarpelli": 19.9, then 1.2).
+      if (words === 1 || (!reporting && s.restConfidence < OPENING_MARGIN)) return -1;
       start = s.secondStart;
       words -= 1;
       confidence = s.restConfidence;
@@ -156,7 +158,7 @@ function personCue(text: string, start: number, end: number): boolean {
   if ((after !== undefined && SPEECH_VERBS.has(after)) || PERSON_AFTER_RE.test(rest)) return true;
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before === undefined) return false;
-  return SPEECH_VERBS.has(before.toLowerCase()) || ROLE_WORDS.has(before.toLowerCase()) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(before.toLowerCase()) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
 }
 
 /** Between two items of a list: a comma, a dash, a slash, or "and" in one of the seven languages. */
