@@ -1,6 +1,7 @@
 export { chosenSources, loadSplits, scoreTagger, trainNames } from './train-names.js';
 export type { CorpusSplits, FileRead, HeldOutSet, TrainOptions, TrainResult } from './train-names.js';
-export { locateCorpusFiles, profileSources, readManifest, sha256OfFile, termProblems, TRAINING_PROFILES } from './manifest.js';
+export { locateCorpusFiles, profileSources, readManifest, sha256OfFile, SHIPPED_PROFILE, termProblems, TRAINING_PROFILES } from './manifest.js';
+export { modelDestination, type ModelDestination } from './model-destination.js';
 export type { CorpusFile, CorpusSource, DataManifest, SourceObligations, TrainingProfile } from './manifest.js';
 export { noticeText, shippedModelTerms, termsLine } from './licence-terms.js';
 export { parseCorpus } from './read-corpus.js';

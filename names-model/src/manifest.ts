@@ -69,6 +69,11 @@ export interface CorpusSource {
  */
 export type TrainingProfile = 'commercial' | 'research';
 export const TRAINING_PROFILES: readonly TrainingProfile[] = ['commercial', 'research'];
+/**
+ * The profile of the model the repository ships and the proxy loads by default: one every customer may run. A
+ * research model is built on request into names-model/out/ and run only where an operator names it (NAMES_MODEL).
+ */
+export const SHIPPED_PROFILE: TrainingProfile = 'commercial';
 
 export interface DataManifest {
   readonly seed: number;
@@ -79,11 +84,11 @@ export interface DataManifest {
   /** Word-cluster settings (word-clusters.ts); defaults for any left out. */
   readonly clusters?: Partial<Omit<ClusterOptions, 'seed'>>;
   readonly sources: readonly CorpusSource[];
-  /** The model the repository ships, as the last `train:names` run of its profile wrote it. */
+  /** The model the repository ships, as the last default `train:names` run (the commercial profile) wrote it. */
   readonly model: {
     /** Relative to the repository root. */
     readonly file: string;
-    /** The profile it was trained with. */
+    /** The profile it was trained with: always SHIPPED_PROFILE (readManifest refuses any other). */
     readonly profile: TrainingProfile;
     readonly sha256: string;
     readonly sources: readonly string[];
@@ -94,7 +99,9 @@ export interface DataManifest {
 export function readManifest(file: string): DataManifest {
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as DataManifest;
   const problems = manifest.sources.flatMap((s) => termProblems(s).map((p) => `${s.id}: ${p}`));
-  if (!TRAINING_PROFILES.includes(manifest.model.profile)) problems.push(`model.profile must be one of ${TRAINING_PROFILES.join(', ')}`);
+  if (manifest.model.profile !== SHIPPED_PROFILE) {
+    problems.push(`model.profile must be ${SHIPPED_PROFILE}, not ${String(manifest.model.profile)}: the repository ships only a model every customer may run`);
+  }
   if (problems.length > 0) throw new Error(`${file}: licence terms incomplete:\n  - ${problems.join('\n  - ')}`);
   return manifest;
 }

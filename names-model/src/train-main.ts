@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { quantisedScorer } from '@gateway/privacy/internals';
 import { noticeText } from './licence-terms.js';
 import { readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
+import { modelDestination } from './model-destination.js';
 import { f1, precision, recall } from './score-names.js';
 import { scoreTagger, trainNames } from './train-names.js';
 
@@ -13,10 +14,11 @@ import { scoreTagger, trainNames } from './train-names.js';
 //
 // --profile: commercial (the default) trains only on sources whose licence allows commercial use, for everything
 // (labels, word clusters, lexicon, the dev part); research adds the research-only and non-commercial sources.
-// Where the model goes: --out when given; else, for the profile the repository ships (the manifest's
-// model.profile) with no source switched off, the shipped file, whose checksum then goes into the manifest; else
-// names-model/out/<profile>[-without-<ids>]/person-tagger.bin. Beside the model: its checksum note (the loader
-// checks it) and a NOTICE with the obligations of the sources it used. Corpora come from NAMES_CORPORA_DIR, then
+// Where the model goes (model-destination.ts): --out when given; else, for the commercial profile with no source
+// switched off, the shipped file (proxy/models/), whose checksum then goes into the manifest; else
+// names-model/out/<profile>[-without-<ids>]/ (the research model: names-model/out/research/), which the proxy runs
+// only when NAMES_MODEL names it. Beside the model: its checksum note (the loader checks it) and a NOTICE with the
+// obligations of the sources it used. Corpora come from NAMES_CORPORA_DIR, then
 // names-model/corpora (the files committed here), then the manifest's own corpora directory.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,12 +48,7 @@ const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora'), 
 );
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-const shipped = values.out === undefined && profile === manifest.model.profile && without.length === 0;
-const modelFile = values.out !== undefined
-  ? resolve(values.out)
-  : shipped
-    ? resolve(ROOT, manifest.model.file)
-    : join(ROOT, 'names-model/out', `${profile}${without.length > 0 ? `-without-${without.join('-')}` : ''}`, 'person-tagger.bin');
+const { file: modelFile, shipped } = modelDestination(ROOT, manifest, profile, without, values.out);
 
 const t0 = Date.now();
 const result = trainNames({ manifest, corporaDirs: dirs, profile, without, log });

@@ -1,19 +1,9 @@
 import { expect } from 'chai';
 import { readDocuments, scoreDocuments } from '../src/document-eval.js';
-import type { CorpusSource } from '../src/index.js';
 import { precision, recall } from '../src/score-names.js';
+import { inventedSource } from './support/invented-source.js';
 
-const conll: CorpusSource = {
-  id: 't',
-  name: 't',
-  licence: 'invented test rows',
-  spdx: 'LicenseRef-test',
-  commercialUse: true,
-  licenceCheck: 'test',
-  obligations: { attribution: null, shareAlike: false },
-  format: 'conll-indexed',
-  files: [],
-};
+const conll = inventedSource('conll-indexed');
 const rows = (sentence: string): string =>
   sentence
     .split(' ')

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
 import { decodeNameModel } from '@gateway/privacy/internals';
-import { chosenSources, loadSplits, readManifest, termProblems, trainNames } from '../src/index.js';
+import { chosenSources, loadSplits, modelDestination, readManifest, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
 
 // The profiles' licence and lineage check. A commercial model must not learn or be tuned from anything a source
@@ -64,11 +64,29 @@ describe('names-model: licence terms and the profiles lineage', function () {
         if (!source.commercialUse) expect(source.licenceCheck.length, `${source.id}: why commercial use is refused`).to.be.greaterThan(40);
       }
     }
-    // The shipped research model's sources refuse commercial use; were the shipped profile switched to commercial,
-    // every source it names would have to allow it.
-    if (manifest.model.profile === 'commercial') {
-      for (const id of manifest.model.sources) expect(manifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
-    }
+    // The model the repository ships is the commercial profile's: every source it names allows commercial use.
+    expect(manifest.model.profile).to.equal('commercial');
+    expect(manifest.model.sources).to.deep.equal(chosenSources(manifest, 'commercial').map((s) => s.id));
+    for (const id of manifest.model.sources) expect(manifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
+  });
+
+  it('refuses a manifest that would ship a research model', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-manifest-'));
+    const file = join(dir, 'manifest.json');
+    writeFileSync(file, JSON.stringify({ ...manifest, model: { ...manifest.model, profile: 'research' } }));
+    expect(() => readManifest(file)).to.throw(/model\.profile must be commercial, not research: the repository ships only a model every customer may run/);
+  });
+
+  it('writes a default commercial build over the shipped model, and a research or trimmed one only to names-model/out/', () => {
+    const root = '/repo';
+    expect(modelDestination(root, manifest, 'commercial', [])).to.deep.equal({ file: '/repo/proxy/models/person-tagger.bin', shipped: true });
+    expect(modelDestination(root, manifest, 'research', [])).to.deep.equal({ file: '/repo/names-model/out/research/person-tagger.bin', shipped: false });
+    expect(modelDestination(root, manifest, 'commercial', ['kpwr-pl', 'europeana'])).to.deep.equal({
+      file: '/repo/names-model/out/commercial-without-kpwr-pl-europeana/person-tagger.bin',
+      shipped: false,
+    });
+    expect(modelDestination(root, manifest, 'research', [], '/elsewhere/m.bin')).to.deep.equal({ file: '/elsewhere/m.bin', shipped: false });
+    expect(modelDestination(root, manifest, 'commercial', [], '/elsewhere/m.bin')).to.deep.equal({ file: '/elsewhere/m.bin', shipped: false });
   });
 
   it('selects for a commercial build only sources allowing commercial use, sharing no file (by path or bytes) with the others', () => {

@@ -1,51 +1,40 @@
 import { expect } from 'chai';
 import { NAME_TAGS } from '@gateway/privacy/internals';
-import { parseCorpus, type CorpusSource } from '../src/index.js';
+import { parseCorpus } from '../src/index.js';
+import { inventedSource } from './support/invented-source.js';
 
-const source = (format: CorpusSource['format'], repair?: CorpusSource['repair']): CorpusSource => ({
-  id: 't',
-  name: 't',
-  licence: 'invented test rows',
-  spdx: 'LicenseRef-test',
-  commercialUse: true,
-  licenceCheck: 'test',
-  obligations: { attribution: null, shareAlike: false },
-  format,
-  ...(repair === undefined ? {} : { repair }),
-  files: [],
-});
 const tags = (t: Uint8Array): string[] => [...t].map((i) => NAME_TAGS[i] as string);
 
 describe('names-model: reading corpora', () => {
   it('reads indexed CoNLL sentences, skipping document markers', () => {
-    const s = parseCorpus(source('conll-indexed'), '0\t-DOCSTART-\tO\n\n0\tAnna\tB-PER\n1\tNowak\tI-PER\n2\tlacht\tO\n\n0\tIn\tO\n1\tGdańsk\tB-LOC\n');
+    const s = parseCorpus(inventedSource('conll-indexed'), '0\t-DOCSTART-\tO\n\n0\tAnna\tB-PER\n1\tNowak\tI-PER\n2\tlacht\tO\n\n0\tIn\tO\n1\tGdańsk\tB-LOC\n');
     expect(s.map((x) => x.words)).to.deep.equal([['Anna', 'Nowak', 'lacht'], ['In', 'Gdańsk']]);
     expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O']);
   });
 
   it('reads GermEval 2014 by its outer labels: OTH as MISC, derived and partial names as none', () => {
     const text = '#\thttp://example.org\t[2010-07-04]\n1\tKohl\tB-PER\tO\n2\tund\tO\tO\n3\tdie\tO\tO\n4\tKohlsche\tB-PERderiv\tO\n5\tÄra\tO\tO\n6\tin\tO\tO\n7\t"\tO\tO\n8\tEcce\tB-OTH\tO\n9\thomo\tI-OTH\tO\n10\tBonn\tB-LOC\tO\n\n#\tx\n1\tFC\tB-ORG\tO\n2\tKickers\tI-ORG\tO\n3\tDarmstadt\tI-ORG\tB-LOC\n';
-    const s = parseCorpus(source('germeval-tsv'), text);
+    const s = parseCorpus(inventedSource('germeval-tsv'), text);
     expect(s.map((x) => x.words.length)).to.deep.equal([10, 3]);
     expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'O', 'O', 'O', 'O', 'O', 'O', 'B-MISC', 'I-MISC', 'B-LOC']);
     expect(tags(s[1]!.tags)).to.deep.equal(['B-ORG', 'I-ORG', 'I-ORG']);
   });
 
   it('turns IOB1 spans into IOB2 and splits OCR words from their punctuation, the label on the letters', () => {
-    const [s] = parseCorpus(source('bio-space'), 'Mijnheer O\nDekker, I-PER\nen O\nJ. I-PER\nThorbecke I-PER\nkwamen. O\n');
+    const [s] = parseCorpus(inventedSource('bio-space'), 'Mijnheer O\nDekker, I-PER\nen O\nJ. I-PER\nThorbecke I-PER\nkwamen. O\n');
     expect(s!.words).to.deep.equal(['Mijnheer', 'Dekker', ',', 'en', 'J.', 'Thorbecke', 'kwamen', '.']);
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'O', 'O', 'B-PER', 'I-PER', 'O', 'O']);
   });
 
   it('reads Europeana\'s B- on every word of a name as one name; punctuation between keeps names apart', () => {
-    const [s] = parseCorpus(source('bio-space'), 'heer O\nJ. B-PER\nM. B-PER\nvan B-PER\nDijk B-PER\nen O\nKalff, B-PER\nSichterman B-PER\nte O\nZwolle B-LOC\nkwamen. O\n');
+    const [s] = parseCorpus(inventedSource('bio-space'), 'heer O\nJ. B-PER\nM. B-PER\nvan B-PER\nDijk B-PER\nen O\nKalff, B-PER\nSichterman B-PER\nte O\nZwolle B-LOC\nkwamen. O\n');
     expect(s!.words).to.deep.equal(['heer', 'J.', 'M.', 'van', 'Dijk', 'en', 'Kalff', ',', 'Sichterman', 'te', 'Zwolle', 'kwamen', '.']);
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O', 'B-PER', 'O', 'B-LOC', 'O', 'O']);
   });
 
   it('reads Universal NER\'s IOB2 columns (index, word, tag, annotators), skipping its comment lines', () => {
     const raw = '# sent_id = x-0001\n# text = Thanks Vince Kaminski\n1\tThanks\tO\t-\t-\n2\tVince\tB-PER\t-\tstephen\n3\tKaminski\tI-PER\t-\tstephen\n\n# sent_id = x-0002\n1\tHouston\tB-LOC\t-\tblvns\n2\tTexan\tB-OTH\t-\tblvns\n3\tsun\tO\n4\t.\tB-O\t-\tblvns\n';
-    const s = parseCorpus(source('iob2-tsv'), raw);
+    const s = parseCorpus(inventedSource('iob2-tsv'), raw);
     expect(s.map((x) => x.words)).to.deep.equal([['Thanks', 'Vince', 'Kaminski'], ['Houston', 'Texan', 'sun', '.']]);
     expect(tags(s[0]!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER']);
     // OTH (nationalities, events) is CoNLL's MISC; the stray B-O some sentences end with is O.
@@ -53,7 +42,7 @@ describe('names-model: reading corpora', () => {
   });
 
   it('reads bare types (KIND): a run of one type is one name, a change of type or an O ends it', () => {
-    const s = parseCorpus(source('io-tsv'), 'Carissima\tO\nTania\tPER\nSchucht\tPER\nda\tO\nRoma\tLOC\nFiat\tORG\n\nGramsci\tPER\n');
+    const s = parseCorpus(inventedSource('io-tsv'), 'Carissima\tO\nTania\tPER\nSchucht\tPER\nda\tO\nRoma\tLOC\nFiat\tORG\n\nGramsci\tPER\n');
     expect(s.map((x) => x.words)).to.deep.equal([['Carissima', 'Tania', 'Schucht', 'da', 'Roma', 'Fiat'], ['Gramsci']]);
     expect(tags(s[0]!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'O', 'B-LOC', 'B-ORG']);
     expect(tags(s[1]!.tags)).to.deep.equal(['B-PER']);
@@ -63,7 +52,7 @@ describe('names-model: reading corpora', () => {
     const text =
       'Jan B-nam_liv_person\nKowalski I-nam_liv_person\nz O\nPolitechniki B-nam_org_institution\nWrocławskiej I-nam_org_institution\n' +
       'jechał O\nulicą O\nPiłsudskiego B-nam_fac_road\n. O\n \nKopernikańska B-nam_adj_person\nteoria O\n, O\nBóg B-nam_liv_god\ni O\nZagłoba B-nam_liv_character\n';
-    const s = parseCorpus(source('kpwr-space'), text);
+    const s = parseCorpus(inventedSource('kpwr-space'), text);
     expect(s.map((x) => x.words.length)).to.deep.equal([9, 6]);
     expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O', 'B-ORG', 'I-ORG', 'O', 'O', 'B-LOC', 'O']);
     expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'O', 'B-MISC', 'O', 'B-PER']);
@@ -74,14 +63,14 @@ describe('names-model: reading corpora', () => {
       'Charles\tB-PER\tB-PER\tO\t\nMusgrove\tI-PER\tI-PER\tO\t\n,\tO\tI-PER\tO\t\nEsq.\tO\tI-PER\tO\t\nof\tO\tI-PER\tO\t\nUppercross\tB-GPE\tI-PER\tO\t\n' +
       'met\tO\tO\tO\t\nhis\tB-PER\tO\tO\t\nwife\tI-PER\tO\tO\t\nand\tO\tO\tO\t\nSir\tB-PER\tO\tO\t\nin\tO\tO\tO\t\nthe\tB-FAC\tO\tO\t\nHall\tI-FAC\tO\tO\t\n.\tO\tO\tO\t\n' +
       'God\tB-PER\tO\tO\t\nsaw\tO\tO\tO\t\nAnne\tB-PER\tO\tO\t\n.\tO\tO\tO\t\n';
-    const s = parseCorpus(source('litbank-tsv'), text);
+    const s = parseCorpus(inventedSource('litbank-tsv'), text);
     expect(s.map((x) => x.words.length)).to.deep.equal([15, 4]);
     expect(tags(s[0]!.tags)).to.deep.equal(['B-PER', 'I-PER', 'O', 'O', 'O', 'B-LOC', 'O', 'O', 'O', 'O', 'O', 'O', 'O', 'O', 'O']);
     expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'B-PER', 'O']);
   });
 
   it('repairs Latin-1 text that was read as Windows-1251 upstream', () => {
-    const [s] = parseCorpus(source('conll-indexed', 'latin1-read-as-cp1251'), '0\tErzдhlung\tO\n1\tlдЯt\tO\n');
+    const [s] = parseCorpus(inventedSource('conll-indexed', 'latin1-read-as-cp1251'), '0\tErzдhlung\tO\n1\tlдЯt\tO\n');
     expect(s!.words).to.deep.equal(['Erzählung', 'läßt']);
   });
 });

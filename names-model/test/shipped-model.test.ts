@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
@@ -43,7 +43,13 @@ describe('names-model: the shipped model and its manifest', () => {
     expect(checked.terms).to.equal(terms);
     // Written by train:names (or notice-main.js after a licence correction): regenerate rather than edit by hand.
     expect(readFileSync(checked.notice as string, 'utf8')).to.equal(notice);
-    if (manifest.model.profile === 'research') expect(checked.terms).to.match(/NOT for commercial use/);
+    // The commercial profile's model, which every customer may run; a research model is never the shipped one.
+    expect(checked.profile).to.equal('commercial');
+    expect(checked.model.info['profile']).to.equal('commercial');
+    expect(checked.terms).to.match(/^commercial profile: commercial use allowed by every source \(germeval2014 CC-BY-4\.0, /);
+    expect(checked.terms).not.to.match(/NOT for commercial use/);
+    expect(checked.model.info['sources']).to.deep.equal(manifest.model.sources);
+    expect(checked.notice).to.equal(join(dirname(file), 'NOTICE'));
   });
 
   it('has the committed corpora it says it has', () => {

@@ -79,7 +79,9 @@ describe('privacy/detect', () => {
   it('finds across a request\'s texts what each names, as if each were read with the others\' surnames', () => {
     // The second look starts from the first reading (no recognizer or tagger runs twice): the same findings as
     // detect with the surnames given.
-    const texts = ['Please reply to Werner Tjaden about the invoice.', 'Tjaden says week 3 is late. Ask Anna Kowalska too.', 'Kowalska wrote back yesterday.'];
+    // The third text alone: the tagger reads "Kowalska" as a place, unsure (the shipped commercial model finds
+    // her alone in "Kowalska wrote back yesterday.", which the research model misread).
+    const texts = ['Please reply to Werner Tjaden about the invoice.', 'Tjaden says week 3 is late. Ask Anna Kowalska too.', 'Tell Kowalska we paid.'];
     const all = detectAll(texts);
     const known = new Set(['Tjaden', 'Kowalska']);
     texts.forEach((t, i) => expect(all[i], t).to.deep.equal(detect(t, known)));

@@ -45,8 +45,10 @@ export async function runProxy(config: GatewayConfig, log: Logger, accessLog: Li
   const names = openNameModel(config.namesModelFile ?? SHIPPED_NAME_MODEL_FILE);
   const nameModel = names.model;
   useNameModel(nameModel);
-  // What an operator (and their lawyer) must know of the model that runs: which profile, on what terms.
-  log.info(
+  // What an operator (and their lawyer) must know of the model that runs: which profile, on what terms. A model
+  // not of the commercial profile (a research build NAMES_MODEL names, or one stating no profile) is a warning:
+  // its terms may forbid the use the gateway is put to.
+  log[names.profile === 'commercial' ? 'info' : 'warn'](
     { names_model: names.file, names_model_sha256: names.sha256, profile: names.profile, terms: names.terms, notice: names.notice },
     'person-name model loaded',
   );

@@ -48,6 +48,8 @@ const ORGANISATION_AFTER =
 const WORDS_BEFORE = /(?:([\p{L}]+)[ \t]+)?([\p{L}]+)[ \t]+$/u;
 /** German, Dutch and Romance adjective endings: "ein guter Koch", "der alte Fischer", "het grote Visser". */
 const ADJECTIVE_ENDING = /^\p{Ll}+(?:e|er|en|em|es)$/u;
+/** Initials in capitals, two to five: an organisation's ("PKN", "FC", "BSC"). */
+const INITIALS = /^\p{Lu}{2,5}$/u;
 /** What comes before a sentence's first word: nothing, a line break, an end of sentence or an opening quote. */
 const OPENS_SENTENCE = /(?:^|[\n.!?:]\s*|["“„«]\s*)$/u;
 /** An initial ("J.") or a number, or a capitalised word (group 1; not one ending a sentence), then a space. */
@@ -71,14 +73,16 @@ function surnamesOf(
   people: SpanIndex<TaggedSpan>,
   places: ReadonlySet<string>,
   commonWord: (word: string) => boolean,
+  cued: ReadonlySet<Candidate>,
 ): Set<string> {
   const out = new Set<string>();
   for (const c of candidates) {
     if (c.type !== 'PERSON') continue;
     const name = text.slice(c.start, c.end);
     if (!/\s/.test(name)) {
-      // One word alone that a title, greeting or label marks ("Herr Lippelt").
-      if (c.rank > RANK_FORMAT && loneNameWorthLookingFor(name, commonWord) && !places.has(name)) out.add(name);
+      // One word alone that a title, greeting or label marks ("Herr Lippelt"), or a verb of saying or an office
+      // ("sagte Lippelt", "il ministro Lombardi": `cued`).
+      if ((c.rank > RANK_FORMAT || cued.has(c)) && loneNameWorthLookingFor(name, commonWord) && !places.has(name)) out.add(name);
       continue;
     }
     const last = surnameOf(name, commonWord);
@@ -207,6 +211,7 @@ export function surnamesMentioned(text: string, surnames: Iterable<string>): Set
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_CANDIDATES: ReadonlySet<Candidate> = new Set();
 
 /** Longer candidates than this (a long address, say) are few: an index keeps them aside and checks each. */
 const LONGEST_SPAN = 200;
@@ -256,11 +261,13 @@ function lonePersonAt(text: string, at: number, end: number, named: SpanIndex<Ta
   // After a number, an initial, or a capitalised word the tagger read as part of a name, it is part of another
   // name: "BSC 47 Kelsterbach", "J. Emde", "Saqlain Mushtaq", "TTC Iphitos München". After one it did not
   // ("Haltung Emdes"), or a common word opening a sentence ("Tell Emde we paid", "Auch Emde"), it is the person.
+  // After initials in capitals it is a company's name, whatever the tagger read ("PKN Orlen", "FC Barcelona").
   const ahead = CAPITALISED_OR_NUMBER_BEFORE.exec(window);
   if (ahead === null) return true;
   const word = ahead[1];
   if (word === undefined) return false;
   if (OPENS_SENTENCE.test(window.slice(0, window.length - ahead[0].length)) && commonWord(word)) return true;
+  if (INITIALS.test(word)) return false;
   const from = at - ahead[0].length;
   return !named.overlaps(from, from + word.length);
 }
@@ -271,8 +278,9 @@ function lonePersonAt(text: string, at: number, end: number, named: SpanIndex<Ta
  * organisations the tagger is sure of: "Jones Medical"), follows an article ("die Fischer"), or touches code.
  * `named`: every span the tagger read as a name of any kind, in text order. `known`: surnames of full names found in
  * the other texts of the same request (detectAll), looked for here too. `ownAlready`: this text's own surnames
- * from an earlier call, whose mentions `candidates` then already hold (a second look, for `known` alone). Returns
- * this text's own sure surnames (and lone names by vote).
+ * from an earlier call, whose mentions `candidates` then already hold (a second look, for `known` alone). `cued`:
+ * this text's one-word candidates a verb of saying or an office marks, as sure as a title. Returns this text's own
+ * sure surnames (and lone names by vote).
  */
 export function addLaterMentions(
   text: string,
@@ -282,10 +290,11 @@ export function addLaterMentions(
   commonWord: (word: string) => boolean,
   known: ReadonlySet<string> = NONE,
   ownAlready?: ReadonlySet<string>,
+  cued: ReadonlySet<Candidate> = NO_CANDIDATES,
 ): ReadonlySet<string> {
   const places = oneWordPlaces(text, vetoes);
   const namedIndex = new SpanIndex(named);
-  const own = ownAlready ?? surnamesOf(text, candidates, named, namedIndex, places, commonWord);
+  const own = ownAlready ?? surnamesOf(text, candidates, named, namedIndex, places, commonWord, cued);
   const surnames = new Set(own);
   for (const surname of known) if (!places.has(surname)) surnames.add(surname);
   if (surnames.size === 0) return own;

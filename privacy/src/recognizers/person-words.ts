@@ -189,7 +189,7 @@ resümierte erzählte erzählt glaubt laut
 zei zegt verklaarde vertelde schreef vroeg antwoordde meent meende benadrukte aldus volgens
 dit déclare explique affirme ajoute précise estime souligne raconte répond selon
 dijo dice afirmó explicó señaló declaró aseguró añadió indicó comentó manifestó respondió según
-disse spiega afferma aggiunge dichiara sostiene racconta risponde commenta spiegò affermò aggiunse dichiarò
+disse spiega afferma aggiunge dichiara sostiene racconta risponde commenta spiegò affermò aggiunse dichiarò secondo
 powiedział powiedziała mówi stwierdził stwierdziła dodał dodała podkreślił podkreśliła wyjaśnił wyjaśniła uważa twierdzi
 zdaniem
 `.split(/\s+/).filter((w) => w !== ''));

@@ -154,6 +154,23 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(before, [span(before, 'Canónigo Valiño', 'PER', 40)])).to.deep.equal([]);
   });
 
+  it('reads the first two words of an organisation it opened surely as that organisation again, not a person', () => {
+    // As the commercial model reads "Ford Motor Company" (ORG at 8.9, then 0.4) and "Ford" in "Ford Motor shares"
+    // (PER at 9.5); invented names, so that no list or firm word decides.
+    const text = 'Olsen Torvik Group reported profits; Olsen Torvik shares rose. Olsen said so.';
+    const org = span(text, 'Olsen Torvik Group', 'ORG', 8.9, { restConfidence: 0.4 });
+    const again = text.indexOf('Olsen Torvik shares');
+    const olsen: TaggedSpan = { ...span(text, 'Olsen', 'PER', 9.5), start: again, end: again + 5, opensSentence: false };
+    expect(people(text, [org, olsen])).to.deep.equal([]);
+    // Unsure where it starts (first word 2), it marks nothing: the person stands.
+    expect(people(text, [{ ...org, firstConfidence: 2 }, olsen])).to.deep.equal(['Olsen']);
+    // A surname known from another text is not found inside the organisation nor where its words stand again,
+    // but is found alone.
+    const candidates: Candidate[] = [];
+    addTaggedNames(text, [org], candidates, () => false, new Set(['Olsen']));
+    expect(candidates.map((c) => [text.slice(c.start, c.end), c.start])).to.deep.equal([['Olsen', text.lastIndexOf('Olsen')]]);
+  });
+
   it('lets a sure place or organisation overrule a list match inside it, but not a greeting read as one', () => {
     const bank = 'Banco Santander abrió una oficina.';
     const santander: Candidate = { type: 'PERSON', start: 6, end: 15, rank: RANK_FORMAT };

@@ -48,20 +48,21 @@ async function firstLogLine(env: Record<string, string>, msg: string): Promise<R
 }
 
 describe('proxy: the person-name model at start', () => {
-  it('loads the shipped model by default and states its digest, profile and terms', async () => {
+  it('loads the shipped model by default, the commercial profile, and states its digest, profile and terms', async () => {
     const line = await firstLogLine({}, 'person-name model loaded');
     expect(line).to.include({ names_model: SHIPPED_NAME_MODEL_FILE, names_model_sha256: createHash('sha256').update(readFileSync(SHIPPED_NAME_MODEL_FILE)).digest('hex') });
-    // The shipped model states a profile (from its note: its header predates profiles), its terms, and the NOTICE.
-    expect(['commercial', 'research']).to.include(line['profile']);
-    expect(line['terms']).to.match(new RegExp(`^${String(line['profile'])} profile: `));
+    expect(line).to.include({ level: 30, profile: 'commercial' });
+    expect(line['terms']).to.match(/^commercial profile: commercial use allowed by every source/);
     expect(line['notice']).to.equal(join(dirname(SHIPPED_NAME_MODEL_FILE), 'NOTICE'));
   });
 
-  it('loads the model NAMES_MODEL names, checked like the shipped one, and states the profile and terms it carries', async () => {
-    const terms = 'research use only (CoNLL-2003, WikiANN): not for commercial use';
+  it('loads a research model only where NAMES_MODEL names it, checked like the shipped one, and warns with its terms and NOTICE', async () => {
+    const terms = 'research profile: NOT for commercial use (sources that refuse it: conll2003-en LicenseRef-Reuters-RCV1-research-agreement)';
     const { file, sha256 } = otherModel({ profile: 'research', terms });
+    const notice = join(dirname(file), 'NOTICE');
+    writeFileSync(notice, 'Profile: research\n');
     const line = await firstLogLine({ NAMES_MODEL: file }, 'person-name model loaded');
-    expect(line).to.include({ names_model: file, names_model_sha256: sha256, profile: 'research', terms, notice: null });
+    expect(line).to.include({ level: 40, names_model: file, names_model_sha256: sha256, profile: 'research', terms, notice });
   });
 
   // The real proxy process: it must stop at start, before listening, rather than serve with weaker privacy.

@@ -57,12 +57,12 @@ describe('privacy/eval/presidio-corpus', () => {
     const small = ['--presidio', file, '--size', '5', '--per-language', '5', '--agent-prompts', '2', '--lang', 'pl'];
     const report = await runEval([...small, '--compare-model', SHIPPED_NAME_MODEL_FILE]);
     // The same model twice: two column groups, the second labelled by the profile its note states, the same figures.
-    expect(report).to.match(/^ +shipped \(research\) +research$/m);
+    expect(report).to.match(/^ +shipped \(commercial\) +commercial$/m);
     const row = /^pl kpwr-pl \(hand\) +\d+ +\d+ +((?:[\d.]+ ){3}[ \d.]+%) +((?:[\d.]+ ){3}[ \d.]+%)$/m.exec(report);
     expect(row, report).to.not.equal(null);
     expect(row?.[2]).to.equal(row?.[1]);
-    expect(report).to.match(/^ {2}shipped \(research\): [\d.]+ false positives per 100 KB/m);
-    expect(report).to.match(/^ {2}research: [\d.]+ false positives per 100 KB/m);
+    expect(report).to.match(/^ {2}shipped \(commercial\): [\d.]+ false positives per 100 KB/m);
+    expect(report).to.match(/^ {2}commercial: [\d.]+ false positives per 100 KB/m);
     // A model without its checksum note is refused, as the proxy refuses it.
     const bare = join(dir, 'bare.bin');
     await copyFile(SHIPPED_NAME_MODEL_FILE, bare);
