@@ -81,8 +81,13 @@ export interface DataManifest {
   readonly maxEpochs: number;
   /** Models trained on train + dev with successive shuffle seeds and averaged into the shipped one (default 1). */
   readonly members?: number;
-  /** Word-cluster settings (word-clusters.ts); defaults for any left out. */
+  /** Word-cluster settings (word-clusters.ts) for clusters learnt from the train part; defaults for any left out. */
   readonly clusters?: Partial<Omit<ClusterOptions, 'seed'>>;
+  /**
+   * The word clusters learnt from large unlabelled text (cluster-manifest.ts), relative to this manifest's
+   * directory: when set, every build uses those committed clusters instead of clustering the train part's text.
+   */
+  readonly unlabelledClusters?: string;
   readonly sources: readonly CorpusSource[];
   /** The model the repository ships, as the last default `train:names` run (the commercial profile) wrote it. */
   readonly model: {
@@ -92,6 +97,8 @@ export interface DataManifest {
     readonly profile: TrainingProfile;
     readonly sha256: string;
     readonly sources: readonly string[];
+    /** The unlabelled sources of its word clusters (names-model/clusters/sources.json), when it has them. */
+    readonly clusterSources?: readonly string[];
   };
 }
 

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shippedModelTerms } from './licence-terms.js';
+import { readClusterManifest } from './cluster-manifest.js';
 import { readManifest } from './manifest.js';
 
 // node names-model/dist/src/notice-main.js
@@ -13,7 +14,8 @@ import { readManifest } from './manifest.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
 const modelFile = resolve(ROOT, manifest.model.file);
-const { terms, notice } = shippedModelTerms(manifest);
+const clusters = manifest.unlabelledClusters === undefined ? undefined : readClusterManifest(join(ROOT, 'names-model', manifest.unlabelledClusters));
+const { terms, notice } = shippedModelTerms(manifest, clusters);
 const noteFile = modelFile.replace(/\.bin$/, '.json');
 const note = JSON.parse(readFileSync(noteFile, 'utf8')) as Record<string, unknown>;
 const { sha256, bytes, ...rest } = note;

@@ -51,7 +51,7 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const { file: modelFile, shipped } = modelDestination(ROOT, manifest, profile, without, values.out);
 
 const t0 = Date.now();
-const result = trainNames({ manifest, corporaDirs: dirs, profile, without, log });
+const result = trainNames({ manifest, corporaDirs: dirs, profile, without, manifestDir: dirname(manifestFile), log });
 mkdirSync(dirname(modelFile), { recursive: true });
 writeFileSync(modelFile, result.bytes);
 // The checksum note the loader checks, with the lineage: which profile, which sources on what terms, which files.
@@ -63,11 +63,15 @@ const note = {
   sources: result.sources,
   epochs: result.epochs,
   files: result.splits.read.map((r) => ({ source: r.source, local: r.file.local, role: r.file.role, sha256: r.file.sha256 })),
+  ...(result.clusterLineage === null
+    ? {}
+    : { clusters: { sources: result.clusterLineage.sources.map((s) => s.id), files: result.clusterLineage.files } }),
 };
 writeFileSync(modelFile.replace(/\.bin$/, '.json'), `${JSON.stringify(note, null, 2)}\n`);
-writeFileSync(join(dirname(modelFile), 'NOTICE'), noticeText(result.profile, result.sourceTerms));
+writeFileSync(join(dirname(modelFile), 'NOTICE'), noticeText(result.profile, result.sourceTerms, result.clusterLineage?.sources ?? []));
 if (shipped) {
-  const model = { ...manifest.model, sha256: result.sha256, sources: result.sources };
+  const clusterSources = result.clusterLineage?.sources.map((s) => s.id);
+  const model = { ...manifest.model, sha256: result.sha256, sources: result.sources, ...(clusterSources === undefined ? {} : { clusterSources }) };
   writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, model }, null, 2)}\n`);
 }
 log(`model: ${relative(process.cwd(), modelFile)}, ${(result.bytes.length / 1e6).toFixed(1)} MB, profile ${result.profile}, sha256 ${result.sha256}, best epoch ${result.epochs}`);

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { addToLexicon, LEXICON_BITS, NameFeatureContext, TAG_COUNT, type NameLexicon } from '@gateway/privacy/internals';
 import type { NameModel } from '@gateway/privacy';
 import { encodeNameModel, sha256Hex } from '@gateway/privacy/internals';
 import { quantisedScorer, tagWords, type TagScorer } from '@gateway/privacy/internals';
+import { loadMergedClusters, readClusterManifest, type UnlabelledSource } from './cluster-manifest.js';
+import { combineClusters } from './cluster-merge.js';
 import { termsLine } from './licence-terms.js';
 import { locateCorpusFiles, profileSources, type CorpusFile, type CorpusSource, type DataManifest, type TrainingProfile } from './manifest.js';
 import { AveragedPerceptron, quantisedModel, seededRandom, shuffledOrder } from './perceptron.js';
@@ -84,10 +87,30 @@ export function scoreTagger(scorer: TagScorer, sentences: readonly LabelledSente
   return score;
 }
 
-/** What the features look up beside the lists, all from the train part: common words and word clusters. */
-export function buildLexicon(manifest: DataManifest, sentences: readonly LabelledSentence[]): NameLexicon {
+/** The word clusters' origin when they come from unlabelled text: its sources and the committed cluster files. */
+export interface ClusterLineage {
+  readonly sources: readonly UnlabelledSource[];
+  /** Each cluster file read, relative to the cluster manifest, with its SHA-256. */
+  readonly files: readonly { readonly file: string; readonly sha256: string }[];
+}
+
+/**
+ * What the features look up beside the lists: common words and word clusters from the train part, and, when the
+ * manifest names them (`manifestDir`: the manifest's directory), the wide clusters committed from large unlabelled
+ * text, joined under one table.
+ */
+export function buildLexicon(manifest: DataManifest, sentences: readonly LabelledSentence[], manifestDir?: string): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null } {
+  const common = commonWords(sentences);
   const options = { ...DEFAULT_CLUSTER_OPTIONS, ...manifest.clusters, seed: manifest.seed };
-  return { common: commonWords(sentences), clusters: trainWordClusters(sentences.map((s) => s.words), options) };
+  const own = trainWordClusters(sentences.map((s) => s.words), options);
+  if (manifest.unlabelledClusters === undefined) return { lexicon: { common, clusters: own }, clusterLineage: null };
+  if (manifestDir === undefined) throw new Error('the manifest names unlabelled word clusters: the manifest directory is needed to find them');
+  const file = join(manifestDir, manifest.unlabelledClusters);
+  const clusterManifest = readClusterManifest(file);
+  const { clusters: wide, files } = loadMergedClusters(clusterManifest, dirname(file));
+  const sources = clusterManifest.sources.filter((s) => clusterManifest.languages.includes(s.language));
+  const sums = files.map((f) => ({ file: f, sha256: Object.values(clusterManifest.clusters).find((c) => c.file === f)?.sha256 ?? '' }));
+  return { lexicon: { common, clusters: combineClusters(own, wide) }, clusterLineage: { sources, files: sums } };
 }
 
 /** Lower-case words the train part writes mid sentence at least three times: the lower-case lexicon. */
@@ -112,8 +135,10 @@ export interface TrainResult {
   readonly profile: TrainingProfile;
   /** Ids of the sources trained on, in manifest order. */
   readonly sources: readonly string[];
-  /** The sources themselves, with their licences and obligations (for the NOTICE). */
+  /** The labelled sources themselves, with their licences and obligations (for the NOTICE; the unlabelled ones are clusterLineage's). */
   readonly sourceTerms: readonly CorpusSource[];
+  /** Where the word clusters came from when not from the train part. */
+  readonly clusterLineage: ClusterLineage | null;
   /** The model's terms in a line, as its header states them. */
   readonly terms: string;
   readonly epochs: number;
@@ -126,6 +151,8 @@ export interface TrainOptions {
   readonly corporaDirs: readonly string[];
   readonly profile: TrainingProfile;
   readonly without?: readonly string[];
+  /** The manifest's directory: where its `unlabelledClusters` lies. */
+  readonly manifestDir?: string;
   readonly log?: (line: string) => void;
 }
 
@@ -143,15 +170,22 @@ export function trainNames(options: TrainOptions): TrainResult {
   const { manifest } = options;
   const sources = chosenSources(manifest, options.profile, options.without ?? []);
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
-  const terms = termsLine(options.profile, sources);
+  const { lexicon, clusterLineage } = buildLexicon(manifest, splits.train, options.manifestDir);
+  const terms = termsLine(options.profile, [...sources, ...(clusterLineage?.sources ?? [])]);
   log(`profile ${options.profile}, sources: ${sources.map((s) => s.id).join(', ')}`);
+  if (clusterLineage !== null) log(`word clusters: ${clusterLineage.files.map((f) => f.file).join(', ')} (${clusterLineage.sources.map((s) => s.id).join(', ')})`);
   log(`terms: ${terms}`);
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
-  const lexicon = buildLexicon(manifest, splits.train);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
   // The header states what the model may be used for: the proxy logs profile and terms at start.
-  const info = { profile: options.profile, terms, sources: sources.map((s) => s.id), seed: manifest.seed };
+  const info = {
+    profile: options.profile,
+    terms,
+    sources: sources.map((s) => s.id),
+    ...(clusterLineage === null ? {} : { clusterSources: clusterLineage.sources.map((s) => s.id) }),
+    seed: manifest.seed,
+  };
   let best: { model: NameModel; dev: NameScore; epoch: number } | undefined;
   for (let epoch = 1; epoch <= manifest.maxEpochs; epoch++) {
     const t0 = Date.now();
@@ -187,6 +221,7 @@ export function trainNames(options: TrainOptions): TrainResult {
     profile: options.profile,
     sources: info.sources,
     sourceTerms: sources,
+    clusterLineage,
     terms,
     epochs: best.epoch,
     dev: best.dev,

@@ -57,7 +57,7 @@ function trainOnly(epochs: number): NameModel {
   const without = arg('without')?.split(',') ?? [];
   const splits = loadSplits(manifest.seed, chosenSources(manifest, profile, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
-  const lexicon = buildLexicon(manifest, splits.train);
+  const { lexicon } = buildLexicon(manifest, splits.train, join(ROOT, 'names-model'));
   const buckets = Number(arg('buckets') ?? manifest.buckets);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(buckets, lexicon);

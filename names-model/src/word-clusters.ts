@@ -1,5 +1,5 @@
 import { fnv1a } from '@gateway/privacy/internals';
-import { MAX_FINE, type WordClusters } from '@gateway/privacy/internals';
+import { MAX_FINE, NO_CLUSTERS, type WordClusters } from '@gateway/privacy/internals';
 import { seededRandom } from './perceptron.js';
 
 // Word clusters for the tagger: words that stand in the same company ("said Kowalski", "said Müller") land in
@@ -18,6 +18,12 @@ export interface ClusterOptions {
   /** The most frequent words, each a context dimension on either side; rarer neighbours count by their shape. */
   readonly contextWords: number;
   readonly iterations: number;
+  /**
+   * Each word's strongest context dimensions kept (by PMI), the rest dropped before clustering; 0 keeps all. Large
+   * text (ten million words and more) gives frequent words thousands of contexts each, and k-means' cost grows with
+   * them; the strongest few carry the company a word keeps.
+   */
+  readonly rowTop?: number;
 }
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterOptions = { seed: 1, fine: 256, coarse: 32, minCount: 3, contextWords: 1000, iterations: 12 };
@@ -41,19 +47,19 @@ interface SparseRows {
 }
 
 /** The vocabulary: words seen at least minCount times, most frequent first (ties by code unit order). */
-function vocabulary(sentences: readonly (readonly string[])[], minCount: number): string[] {
+function vocabulary(sentences: readonly (readonly string[])[], minCount: number): { words: string[]; counts: Uint32Array } {
   const counts = new Map<string, number>();
   for (const s of sentences) for (const w of s) counts.set(w, (counts.get(w) ?? 0) + 1);
   const words = [...counts.keys()].filter((w) => (counts.get(w) as number) >= minCount);
   words.sort((a, b) => (counts.get(b) as number) - (counts.get(a) as number) || (a < b ? -1 : a > b ? 1 : 0));
-  return words;
+  return { words, counts: Uint32Array.from(words, (w) => counts.get(w) as number) };
 }
 
 /**
  * Each vocabulary word's neighbour counts as positive PMI, rows L2-normalised. A context's probability sums its
  * pair counts raised to 0.75, which damps the contexts every word has (a full stop, "the").
  */
-function contextRows(sentences: readonly (readonly string[])[], words: readonly string[], contextWords: number): SparseRows {
+function contextRows(sentences: readonly (readonly string[])[], words: readonly string[], contextWords: number, rowTop: number): SparseRows {
   const index = new Map<string, number>();
   words.forEach((w, i) => index.set(w, i));
   const topCount = Math.min(contextWords, words.length);
@@ -111,6 +117,7 @@ function contextRows(sentences: readonly (readonly string[])[], words: readonly 
       dims.push(dimList[k] as number);
       values.push(pmi);
     }
+    if (rowTop > 0 && values.length - from > rowTop) keepStrongest(dims, values, from, rowTop);
     let norm = 0;
     for (let j = from; j < values.length; j++) norm += (values[j] as number) ** 2;
     norm = Math.sqrt(norm) || 1;
@@ -118,6 +125,21 @@ function contextRows(sentences: readonly (readonly string[])[], words: readonly 
   }
   offsets[words.length] = dims.length;
   return { offsets, dims: Uint32Array.from(dims), values: Float32Array.from(values) };
+}
+
+/** Keeps the `top` largest values of dims/values from `from` on (in dimension order), dropping the rest in place. */
+function keepStrongest(dims: number[], values: number[], from: number, top: number): void {
+  const order = [];
+  for (let j = from; j < values.length; j++) order.push(j);
+  // Ties by dimension, so the kept set never depends on the sort's stability.
+  order.sort((a, b) => (values[b] as number) - (values[a] as number) || (dims[a] as number) - (dims[b] as number));
+  const kept = order.slice(0, top).sort((a, b) => a - b);
+  const keptDims = kept.map((j) => dims[j] as number);
+  const keptValues = kept.map((j) => values[j] as number);
+  dims.length = from;
+  values.length = from;
+  dims.push(...keptDims);
+  values.push(...keptValues);
 }
 
 /** Spherical k-means: each row to the centroid of highest cosine; returns each row's cluster and the centroids. */
@@ -195,27 +217,42 @@ function coarseGroups(centroids: Float32Array, fine: number, coarse: number, dim
   return Uint8Array.from(assign);
 }
 
-/** Clusters for the words of `sentences` (see the file's head). */
-export function trainWordClusters(sentences: readonly (readonly string[])[], options: ClusterOptions = DEFAULT_CLUSTER_OPTIONS): WordClusters {
+/** Each vocabulary word (most frequent first) with its count and fine cluster, and each fine cluster's coarse group. */
+export interface VocabularyClusters {
+  readonly words: readonly string[];
+  readonly counts: Uint32Array;
+  readonly fine: Uint16Array;
+  readonly coarseOf: Uint8Array;
+  readonly fineCount: number;
+}
+
+/** The clustering itself (see the file's head), before its words are hashed. */
+export function clusterVocabulary(sentences: readonly (readonly string[])[], options: ClusterOptions = DEFAULT_CLUSTER_OPTIONS): VocabularyClusters {
   // Fine clusters + 1 are u16 feature values (0xffff marks a sentence boundary), coarse groups u8.
   if (!(options.fine >= 1 && options.fine <= MAX_FINE) || !(options.coarse >= 1 && options.coarse <= 255)) {
     throw new Error(`cluster counts out of range: fine ${options.fine} (1-${MAX_FINE}), coarse ${options.coarse} (1-255)`);
   }
   const random = seededRandom(options.seed);
-  const words = vocabulary(sentences, options.minCount);
-  const rows = contextRows(sentences, words, options.contextWords);
+  const { words, counts } = vocabulary(sentences, options.minCount);
+  const rows = contextRows(sentences, words, options.contextWords, options.rowTop ?? 0);
   const dimCount = 2 * (1 + SHAPE_DIMS + Math.min(options.contextWords, words.length));
   const fine = Math.min(options.fine, words.length);
   const { assign, centroids } = sphericalKMeans(rows, dimCount, fine, options.iterations, random);
   const coarseOf = coarseGroups(centroids, fine, Math.min(options.coarse, fine), dimCount, random);
+  return { words, counts, fine: assign, coarseOf, fineCount: fine };
+}
+
+/** Clusters for the words of `sentences` (see the file's head). */
+export function trainWordClusters(sentences: readonly (readonly string[])[], options: ClusterOptions = DEFAULT_CLUSTER_OPTIONS): WordClusters {
+  const v = clusterVocabulary(sentences, options);
   // Keyed by the word's hash, sorted for binary search; of two words with one hash the more frequent keeps it.
   const byKey = new Map<number, number>();
-  words.forEach((w, i) => {
+  v.words.forEach((w, i) => {
     const key = fnv1a(w);
     if (!byKey.has(key)) byKey.set(key, i);
   });
   const keys = Uint32Array.from(byKey.keys()).sort();
   const fineOf = new Uint16Array(keys.length);
-  keys.forEach((key, j) => (fineOf[j] = assign[byKey.get(key) as number] as number));
-  return { keys, fine: fineOf, coarseOf, fineCount: fine };
+  keys.forEach((key, j) => (fineOf[j] = v.fine[byKey.get(key) as number] as number));
+  return { ...NO_CLUSTERS, keys, fine: fineOf, coarseOf: v.coarseOf, fineCount: v.fineCount };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
 import { decodeNameModel } from '@gateway/privacy/internals';
-import { chosenSources, loadSplits, modelDestination, readManifest, termProblems, trainNames } from '../src/index.js';
+import { buildLexicon, chosenSources, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
 
 // The profiles' licence and lineage check. A commercial model must not learn or be tuned from anything a source
@@ -38,7 +38,19 @@ const COMMERCIAL_IDS = new Set([
   'BSD-3-Clause',
   // the repository's own invented fixture sentences
   'LicenseRef-gateway-fixture',
+  // text out of copyright whose publisher claims no right in it (ELTeC-fra, ELTeC-pol; names-model/clusters/)
+  'LicenseRef-public-domain',
 ]);
+
+// Evaluation text that no word cluster may be learnt from (issue 32): novels annotated in public French literary
+// NER sets, LitBank's novels (its held-out rows are scored here) and KIND's fiction books (its test split is).
+const EVALUATION_NOVELS: Record<string, string> = {
+  'COST-ELTeC/ELTeC-fra': 'FRA01302_Flaubert FRA02701_Maupassant',
+  'COST-ELTeC/ELTeC-eng':
+    'ENG18471_Bronte ENG18480_Thackeray ENG18530_Dickens ENG18610_Eliot ENG18652_Carroll ENG18661_Oliphant ENG18721_Eliot ENG19080_Chesterton ENG19100_Forster ENG19192_Woolf',
+  'COST-ELTeC/ELTeC-ita': 'IT19230_Svevo_La-coscienza-di-Zeno IT19130_Deledda_Canne-Al-Vento',
+};
+const clusterManifest = readClusterManifest(join(ROOT, 'names-model', manifest.unlabelledClusters ?? 'clusters/sources.json'));
 
 const idsOf = (spdx: string): string[] => spdx.split(/ (?:AND|OR) /);
 /** Every file of a source, by where it lies and by its bytes: a copy under another name is the same data. */
@@ -180,6 +192,44 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(notice).not.to.match(/fixture-research/);
     // A build written elsewhere leaves the manifest's record of the shipped model alone.
     expect(readFileSync(join(FIXTURES, 'manifest.fixture.json'), 'utf8')).to.equal(before);
+  });
+
+  it('learns word clusters only from unlabelled text allowing commercial use, none of it evaluation text, from the committed files the manifest sums', () => {
+    expect(manifest.unlabelledClusters).to.equal('clusters/sources.json');
+    const labelledFiles = filesOf(manifest.sources);
+    const refusingRepositories = new Set(refusing(manifest).flatMap((s) => s.files.map((f) => f.repository)));
+    for (const source of clusterManifest.sources) {
+      expect(source.commercialUse, source.id).to.equal(true);
+      expect(idsOf(source.spdx).every((id) => COMMERCIAL_IDS.has(id)), `${source.id}: ${source.spdx}`).to.equal(true);
+      if (idsOf(source.spdx).some((id) => /^CC-BY/.test(id))) expect(source.obligations.attribution, source.id).to.be.a('string');
+      expect(refusingRepositories.has(source.repository), source.id).to.equal(false);
+      expect(source.commit, source.id).to.match(/^[0-9a-f]{40}$/);
+      const left = (EVALUATION_NOVELS[source.repository.replace('github.com/', '')] ?? '').split(' ').filter((n) => n !== '');
+      for (const novel of left) expect(source.excluded.map((e) => e.path), `${source.id} leaves out ${novel}`).to.include(`level1/${novel}.xml`);
+      for (const file of source.files) {
+        expect(file.sha256, file.path).to.match(/^[0-9a-f]{64}$/);
+        expect(labelledFiles.has(file.sha256), file.path).to.equal(false);
+        expect(left.some((n) => file.path.includes(n)), file.path).to.equal(false);
+        expect(file.path, file.path).not.to.match(/(^|[/_-])test([._/-]|$)/i);
+      }
+    }
+    // Every language's committed clusters, as the manifest sums them; and a build reads those (and only those).
+    for (const language of clusterManifest.languages) {
+      const built = clusterManifest.clusters[language];
+      expect(built, language).to.not.equal(undefined);
+      expect(sha256OfFile(join(ROOT, 'names-model/clusters', built?.file ?? '')), language).to.equal(built?.sha256);
+      for (const id of built?.sources ?? []) expect(clusterManifest.sources.find((s) => s.id === id)?.language, id).to.equal(language);
+    }
+    const { clusterLineage } = buildLexicon(manifest, [], join(ROOT, 'names-model'));
+    expect(clusterLineage?.files.map((f) => f.file)).to.deep.equal(clusterManifest.languages.map((l) => `${l}.bin`));
+    expect(clusterLineage?.sources.every((s) => s.commercialUse)).to.equal(true);
+  });
+
+  it('refuses a cluster manifest naming a source that refuses commercial use', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-clusters-'));
+    const bad = { ...clusterManifest, sources: clusterManifest.sources.map((s, i) => (i === 0 ? { ...s, commercialUse: false } : s)) };
+    writeFileSync(join(dir, 'sources.json'), JSON.stringify(bad));
+    expect(() => readClusterManifest(join(dir, 'sources.json'))).to.throw(/eltec-eng: refuses commercial use/);
   });
 
   it('refuses an unknown profile before reading anything', () => {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
-import { readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
+import { readClusterManifest, readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
 
 // The model the proxy ships is the one the manifest describes: same checksum in the manifest, in the note the
 // proxy checks at start, and of the file's bytes. And the manifest is complete: every training file's origin,
@@ -37,7 +37,8 @@ describe('names-model: the shipped model and its manifest', () => {
 
   it('states its profile and terms at load, with the NOTICE of its sources obligations beside it', () => {
     const file = join(ROOT, manifest.model.file);
-    const { terms, notice } = shippedModelTerms(manifest);
+    const clusters = manifest.unlabelledClusters === undefined ? undefined : readClusterManifest(join(ROOT, 'names-model', manifest.unlabelledClusters));
+    const { terms, notice } = shippedModelTerms(manifest, clusters);
     const checked = openNameModel(file);
     expect(checked.profile).to.equal(manifest.model.profile);
     expect(checked.terms).to.equal(terms);

@@ -10,7 +10,7 @@ import {
   TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
-import { coarseClusterOf, fineClusterOf, NO_CLUSTERS, type WordClusters } from './word-clusters.js';
+import { clusterIndexOf, coarseClusterOf, fineAt, hasWide, NO_CLUSTERS, wideAt, type WordClusters } from './word-clusters.js';
 
 // Features of one word for the name tagger, hashed to integers: the word, its affixes and shape, the two words on
 // each side, the two tags before it, and the house's name lists and context rules (title before, place word
@@ -25,7 +25,7 @@ export const TAG_O = 0;
 export const TAG_B_PER = 1;
 export const TAG_I_PER = 2;
 /** Most features a word can have: the size of the buffer `wordFeatures` fills. */
-export const MAX_FEATURES = 40;
+export const MAX_FEATURES = 44;
 
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** Lower-case words that may stand inside a name ("Ludwig van Beethoven", "Miguel de la Torre"). */
@@ -138,6 +138,10 @@ export interface WordInfo {
   /** The word's fine cluster + 1 and coarse group + 1 (0: a word too rare in training to have one). */
   readonly fine: number;
   readonly coarse: number;
+  /** Its wide cluster + 1 (0: none), capitalisation grade and wide cluster's name grade + 1 (word-clusters.ts). */
+  readonly wide: number;
+  readonly capGrade: number;
+  readonly nameGrade: number;
   /** The word's own features (word, affixes, shape, length, lists): their ids. */
   readonly lexical: Uint32Array;
 }
@@ -203,10 +207,26 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
   // An initial ("C.", "M.") is no common word, whatever abbreviation shares its letters.
   const common = lower !== w && !isInitial(w) && inLexicon(lexicon.common, lowerHash) ? 1 : 0;
   lexical.push(mix(37, common * 8 + Math.min(given * 4 + surname, 7)));
-  // Clusters are keyed by the word as written; most words are in lower case already.
-  const fine = fineClusterOf(lexicon.clusters, lower === w ? lowerHash : fnv1a(w));
-  const coarse = coarseClusterOf(lexicon.clusters, fine);
+  // Clusters are keyed by the word as written; most words are in lower case already. One lookup gives all.
+  const clusters = lexicon.clusters;
+  const at = clusterIndexOf(clusters, lower === w ? lowerHash : fnv1a(w));
+  const fine = fineAt(clusters, at);
+  const coarse = coarseClusterOf(clusters, fine);
   lexical.push(mix(40, fine), mix(41, coarse * 2 + common));
+  const wide = wideAt(clusters, at);
+  let capGrade = 0;
+  let nameGrade = 0;
+  // A model without wide clusters (PTAG3) gets none of their features, so it scores as it did. The grades mean the
+  // same in every language: a model learns them from the languages it has labels for and reads them in the rest.
+  if (hasWide(clusters)) {
+    let wideCoarse = 0;
+    if (wide !== 0) {
+      capGrade = clusters.wordClass[at] as number;
+      nameGrade = (clusters.clusterClass[wide - 1] as number) + 1;
+      wideCoarse = (clusters.wideCoarseOf[wide - 1] as number) + 1;
+    }
+    lexical.push(mix(46, capGrade * 32 + nameGrade), mix(47, capGrade * 2 + common), mix(51, wide), mix(52, wideCoarse * 2 + common));
+  }
   const info: WordInfo = {
     lowerHash,
     shapeHash,
@@ -215,6 +235,9 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
     gazetteer: given * 4 + surname,
     fine,
     coarse,
+    wide,
+    capGrade,
+    nameGrade,
     lexical: Uint32Array.from(lexical),
   };
   cache.set(w, info);
@@ -314,6 +337,18 @@ export class NameFeatureContext {
     out[n++] = mix(43, nextFine);
     out[n++] = mix(44, info.fine * 16 + prevTag);
     out[n++] = mix(45, prevFine * 0x10000 + nextFine);
+    if (hasWide(this.lexicon.clusters)) {
+      // The neighbours' wide clusters and name grades (a given-name cluster before, a surname cluster after).
+      const hasPrev = i > from;
+      const hasNext = nextFrom === -1 && i + 1 < this.words.length;
+      const prevName = hasPrev ? this.info(i - 1).nameGrade : 31;
+      const nextName = hasNext ? this.info(i + 1).nameGrade : 31;
+      out[n++] = mix(48, (prevName * 32 + info.nameGrade) * 8 + info.capGrade);
+      out[n++] = mix(49, (nextName * 32 + info.nameGrade) * 8 + info.capGrade);
+      out[n++] = mix(50, info.nameGrade * 16 + prevTag);
+      out[n++] = mix(53, (hasPrev ? this.info(i - 1).wide : 0xffff) * 0x10000 + (hasNext ? this.info(i + 1).wide : 0xffff));
+      out[n++] = mix(54, info.wide * 16 + prevTag);
+    }
     return n;
   }
 }

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { LEXICON_BITS, TAG_COUNT, type NameLexicon } from './name-features.js';
-import { MAX_FINE } from './word-clusters.js';
+import { CAP_GRADES, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER } from './word-clusters.js';
 
 /**
  * The name tagger's weights: a hashed table of `buckets` × TAG_COUNT weights, quantised to 16 bits (the scale
- * turns them back into the trainer's units), the lower-case lexicon and the word clusters. On disk: "PTAG3\n", a
- * JSON header line (with the clusters' word and cluster counts), then gzipped: the table, the lexicon's bits,
- * the clusters' word hashes (u32), their fine clusters (u16) and each fine cluster's coarse group (u8). Every
- * part starts 4-byte aligned, so each is a view on one shared buffer.
+ * turns them back into the trainer's units), the lower-case lexicon and the word clusters. On disk: "PTAG4\n", a
+ * JSON header line (with the clusters' word and cluster counts), then gzipped: the
+ * table, the lexicon's bits, the clusters' word hashes (u32), their training-text clusters (u16), each such
+ * cluster's coarse group (u8), then, with wide clusters (word-clusters.ts), each word's wide cluster (u16), each
+ * wide cluster's coarse group (u8), each word's capitalisation grade (u8) and each wide cluster's name grade (u8).
+ * Every part starts 4-byte aligned, so each is a view on one shared buffer. "PTAG3" files (no wide clusters) are
+ * still read.
  */
 export interface NameModel {
   readonly buckets: number;
@@ -18,7 +21,8 @@ export interface NameModel {
   readonly info: Readonly<Record<string, unknown>>;
 }
 
-const MAGIC = 'PTAG3\n';
+const MAGIC = 'PTAG4\n';
+const MAGIC_NO_GRADES = 'PTAG3\n';
 
 const bytesOf = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 const padded4 = (n: number): number => (n + 3) & ~3;
@@ -31,17 +35,23 @@ export function encodeNameModel(model: NameModel): Buffer {
     scale: model.scale,
     clusterWords: clusters.keys.length,
     fineClusters: clusters.fineCount,
+    wideClusters: clusters.wideCount,
     info: model.info,
   });
-  const fine = Buffer.alloc(padded4(clusters.fine.byteLength));
-  bytesOf(clusters.fine).copy(fine);
-  const parts = [bytesOf(model.weights), bytesOf(common), bytesOf(clusters.keys), fine, bytesOf(clusters.coarseOf)];
+  const aligned = (a: ArrayBufferView): Buffer => {
+    const out = Buffer.alloc(padded4(a.byteLength));
+    bytesOf(a).copy(out);
+    return out;
+  };
+  const parts = [bytesOf(model.weights), bytesOf(common), bytesOf(clusters.keys), aligned(clusters.fine), aligned(clusters.coarseOf)];
+  if (hasWide(clusters)) parts.push(aligned(clusters.wideFine), aligned(clusters.wideCoarseOf), aligned(clusters.wordClass), bytesOf(clusters.clusterClass));
   return Buffer.concat([Buffer.from(`${MAGIC}${header}\n`, 'utf8'), gzipSync(Buffer.concat(parts), { level: 9 })]);
 }
 
 /** Throws with a plain reason when the bytes are not a model this code can run. */
 export function decodeNameModel(bytes: Buffer): NameModel {
-  if (bytes.subarray(0, MAGIC.length).toString('latin1') !== MAGIC) throw new Error('not a name-tagger model (bad magic)');
+  const magic = bytes.subarray(0, MAGIC.length).toString('latin1');
+  if (magic !== MAGIC && magic !== MAGIC_NO_GRADES) throw new Error('not a name-tagger model (bad magic)');
   const eol = bytes.indexOf(0x0a, MAGIC.length);
   if (eol === -1) throw new Error('model header is cut off');
   const header = JSON.parse(bytes.subarray(MAGIC.length, eol).toString('utf8')) as {
@@ -50,12 +60,15 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     scale: number;
     clusterWords: number;
     fineClusters: number;
+    wideClusters?: number;
     info: Record<string, unknown>;
   };
   if (header.tags !== TAG_COUNT) throw new Error(`model has ${header.tags} tags, this code ${TAG_COUNT}`);
   if (!Number.isInteger(Math.log2(header.buckets))) throw new Error('model bucket count is not a power of two');
   const { clusterWords, fineClusters } = header;
-  if (!Number.isInteger(clusterWords) || clusterWords < 0 || !Number.isInteger(fineClusters) || fineClusters < 0 || fineClusters > MAX_FINE) {
+  const wideCount = magic === MAGIC ? (header.wideClusters ?? 0) : 0;
+  const badCount = (n: number): boolean => !Number.isInteger(n) || n < 0 || n > MAX_FINE;
+  if (!Number.isInteger(clusterWords) || clusterWords < 0 || badCount(fineClusters) || badCount(wideCount)) {
     throw new Error('model cluster counts are invalid');
   }
   const payload = gunzipSync(bytes.subarray(eol + 1));
@@ -63,7 +76,13 @@ export function decodeNameModel(bytes: Buffer): NameModel {
   const keysAt = tableBytes + LEXICON_BITS / 8;
   const fineAt = keysAt + clusterWords * 4;
   const coarseAt = fineAt + padded4(clusterWords * 2);
-  if (payload.byteLength !== coarseAt + fineClusters) throw new Error('model table has the wrong size');
+  // PTAG3 ended at the coarse groups, unpadded.
+  const wideAt = coarseAt + (magic === MAGIC ? padded4(fineClusters) : fineClusters);
+  const wideCoarseAt = wideAt + padded4(clusterWords * 2);
+  const wordClassAt = wideCoarseAt + padded4(wideCount);
+  const clusterClassAt = wordClassAt + padded4(clusterWords);
+  const end = wideCount > 0 ? clusterClassAt + wideCount : wideAt;
+  if (payload.byteLength !== end) throw new Error('model table has the wrong size');
   // Shared memory: the detector threads are handed these, not copies of them (19 MB each otherwise).
   const shared = new SharedArrayBuffer(payload.byteLength);
   new Uint8Array(shared).set(payload);
@@ -74,8 +93,16 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     fine: new Uint16Array(shared, fineAt, clusterWords),
     coarseOf: new Uint8Array(shared, coarseAt, fineClusters),
     fineCount: fineClusters,
+    wideFine: wideCount > 0 ? new Uint16Array(shared, wideAt, clusterWords) : new Uint16Array(0),
+    wideCoarseOf: wideCount > 0 ? new Uint8Array(shared, wideCoarseAt, wideCount) : new Uint8Array(0),
+    wideCount,
+    wordClass: wideCount > 0 ? new Uint8Array(shared, wordClassAt, clusterWords) : new Uint8Array(0),
+    clusterClass: wideCount > 0 ? new Uint8Array(shared, clusterClassAt, wideCount) : new Uint8Array(0),
   };
-  for (const f of clusters.fine) if (f >= fineClusters) throw new Error('model names a word cluster it does not have');
+  for (const f of clusters.fine) if (f >= fineClusters && f !== NO_CLUSTER) throw new Error('model names a word cluster it does not have');
+  for (const f of clusters.wideFine) if (f >= wideCount && f !== NO_CLUSTER) throw new Error('model names a wide word cluster it does not have');
+  for (const c of clusters.wordClass) if (c >= CAP_GRADES) throw new Error('model has a capitalisation grade out of range');
+  for (const c of clusters.clusterClass) if (c >= NAME_GRADES) throw new Error('model has a name grade out of range');
   return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters }, info: header.info };
 }
 

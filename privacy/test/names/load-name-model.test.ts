@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadNameModel, NameModelError, openNameModel } from '../../src/index.js';
-import { fnv1a } from '../../src/names/name-features.js';
+import { fnv1a, LEXICON_BITS } from '../../src/names/name-features.js';
 import { decodeNameModel, encodeNameModel, sha256Hex } from '../../src/names/name-model.js';
-import { fineClusterOf } from '../../src/names/word-clusters.js';
+import { clusterIndexOf, fineAt, fineClusterOf, NO_CLUSTER, wideAt } from '../../src/names/word-clusters.js';
 import { copyOfModel, corrupt } from '../support/model-files.js';
 
 describe('privacy: loading the person-name model', () => {
@@ -27,6 +27,42 @@ describe('privacy: loading the person-name model', () => {
     expect(bytes(again.keys).equals(bytes(clusters.keys))).to.equal(true);
     expect([...again.fine]).to.deep.equal([...clusters.fine]);
     expect([...again.coarseOf]).to.deep.equal([...clusters.coarseOf]);
+  });
+
+  it('carries wide clusters and their grades (PTAG4): round-trips them, and one lookup reads both sets of a word', () => {
+    const words = ['Kowalski', 'said', 'Porto'].map(fnv1a);
+    const order = [...words.keys()].sort((a, b) => (words[a] as number) - (words[b] as number));
+    const keys = Uint32Array.from(order, (i) => words[i] as number);
+    // Kowalski: training-text cluster 1 and wide cluster 2; "said" only a training-text one; Porto only a wide one.
+    const own = [1, 0, NO_CLUSTER];
+    const wide = [2, NO_CLUSTER, 0];
+    const caps = [6, 0, 5];
+    const clusters = {
+      keys,
+      fine: Uint16Array.from(order, (i) => own[i] as number),
+      coarseOf: Uint8Array.from([0, 1]),
+      fineCount: 2,
+      wideFine: Uint16Array.from(order, (i) => wide[i] as number),
+      wideCoarseOf: Uint8Array.from([0, 0, 1]),
+      wideCount: 3,
+      wordClass: Uint8Array.from(order, (i) => caps[i] as number),
+      clusterClass: Uint8Array.from([0, 3, 15]),
+    };
+    const model = { buckets: 16, scale: 1, weights: new Int16Array(16 * 9), lexicon: { common: new Uint32Array(LEXICON_BITS / 32), clusters }, info: {} };
+    const bytes = encodeNameModel(model);
+    expect(bytes.subarray(0, 6).toString('latin1')).to.equal('PTAG4\n');
+    const again = decodeNameModel(bytes).lexicon.clusters;
+    expect(again.wideCount).to.equal(3);
+    for (const [w, ownFine, wideFine] of [['Kowalski', 2, 3], ['said', 1, 0], ['Porto', 0, 1]] as const) {
+      const at = clusterIndexOf(again, fnv1a(w));
+      expect(fineAt(again, at), w).to.equal(ownFine);
+      expect(wideAt(again, at), w).to.equal(wideFine);
+    }
+    expect([...again.clusterClass]).to.deep.equal([0, 3, 15]);
+    expect(again.wordClass[clusterIndexOf(again, fnv1a('Kowalski'))]).to.equal(6);
+    // A grade out of range is refused, not read as some other grade.
+    const bad = encodeNameModel({ ...model, lexicon: { ...model.lexicon, clusters: { ...clusters, clusterClass: Uint8Array.from([0, 3, 16]) } } });
+    expect(() => decodeNameModel(bad)).to.throw(/name grade out of range/);
   });
 
   it('refuses a model whose cluster part is cut short', () => {
