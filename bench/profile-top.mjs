@@ -46,6 +46,19 @@ export const PROXY_AREAS = [
   ['proxy, other', /proxy\/dist\/|privacy\/dist\//],
   ['other libraries', /node_modules/],
 ];
+/** The policy service's areas, as PROXY_AREAS: the product's modules first, then the libraries they call. */
+export const POLICY_AREAS = [
+  ['access and decision logs (pino)', /\/pino\/|sonic-boom|shared\/dist\/src\/logger/],
+  ['metrics (prom-client)', /prom-client|policy\/dist\/src\/(policy-metrics|counters\/instrumented-counter-store)/],
+  ['tracing', /@opentelemetry|policy\/dist\/src\/tracing\//],
+  ['ledger (writer, SQLite/Postgres)', /policy\/dist\/src\/db\/|better-sqlite3|node_modules\/pg/],
+  ['Redis scripts (counters, ioredis)', /policy\/dist\/src\/counters\/|ioredis|redis-parser|@ioredis|denque|cluster-key-slot/],
+  ['gRPC (grpc-js, protobuf, session codec)', /@grpc|protobufjs|proto-loader|policy\/dist\/src\/(grpc-server|eager-send-interceptor)|shared\/dist\/src\/(session-|policy-)/],
+  ['decision (keys, rules, catalogue, residency, billing)', /policy\/dist\/src\/(decision-|key-cache|catalogue|residency\/|billing|last-used|usage-summary)/],
+  ['skeleton policy', /bench\/skeleton\//],
+  ['policy, other', /policy\/dist\/|shared\/dist\//],
+  ['other libraries', /node_modules/],
+];
 export function busyTimeByArea(file, areas = PROXY_AREAS) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
