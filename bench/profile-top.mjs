@@ -1,6 +1,7 @@
 // The functions with the most self time in a V8 CPU profile (.cpuprofile, from node --cpu-prof): where a process
 // spends its time, without opening a profiler. `node bench/profile-top.mjs FILE [N]`, or topSelfTime() from a bench;
-// `node bench/profile-top.mjs FILE --by-area`: the busy time by area of work (busyTimeByArea).
+// `node bench/profile-top.mjs FILE --by-area [--policy]`: the busy time by area of work (busyTimeByArea; --policy:
+// a policy service's profile, by POLICY_AREAS).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -96,7 +97,7 @@ export function busyTimeByArea(file, areas = PROXY_AREAS) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--by-area')) {
-    const { busyMs, areas } = busyTimeByArea(process.argv[2]);
+    const { busyMs, areas } = busyTimeByArea(process.argv[2], process.argv.includes('--policy') ? POLICY_AREAS : PROXY_AREAS);
     process.stdout.write(`busy ${busyMs.toFixed(0)} ms\n`);
     for (const a of areas) process.stdout.write(`${(100 * a.share).toFixed(1).padStart(5)}%  ${a.area}\n`);
   } else {
