@@ -21,7 +21,8 @@
 //   node bench/architecture-floor.mjs [--cpu-prof]
 //   knobs: BENCH_ROUNDS (6), BENCH_PER_ROUND (400), BENCH_CONCURRENCY (16), BENCH_CONCURRENT_MS (2500), BENCH_UDS (0),
 //          BENCH_PROXY_WORKERS (1: no workers arm), BENCH_TOKENISE (0)
-// --cpu-prof: the skeleton's and the gateway's proxies write V8 CPU profiles; the top of each is printed.
+// --cpu-prof: the skeleton's and the gateway's proxies and policy services write V8 CPU profiles; each one's busy
+// time by area and top self time are printed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
-import { busyTimeByArea, topSelfTime } from './profile-top.mjs';
+import { POLICY_AREAS, PROXY_AREAS, busyTimeByArea, topSelfTime } from './profile-top.mjs';
 import { intFromEnv, machine, percentile, processCpuMs } from './stats.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,7 +79,7 @@ async function main() {
 
   const skeletonRedis = await RedisServerProcess.start();
   cleanups.push(() => skeletonRedis.stop());
-  const skeletonPolicy = await start('bench/skeleton/policy.mjs', { REDIS_URL: skeletonRedis.url }, /"port":(\d+)/);
+  const skeletonPolicy = await start('bench/skeleton/policy.mjs', { REDIS_URL: skeletonRedis.url }, /"port":(\d+)/, prof('skeleton-policy'));
   const skeleton = await start('bench/skeleton/proxy.mjs', { POLICY_PORT: String(skeletonPolicy.port), UPSTREAM_ORIGIN: upstream }, /"port":(\d+)/, prof('skeleton'));
 
   const redis = await RedisServerProcess.start();
@@ -87,7 +88,7 @@ async function main() {
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { GATEWAY_DATA_DIR: dataDir, REDIS_URL: redis.url, METRICS_PORT: '0', ADMIN_PORT: '0' };
   const socket = join(dataDir, 'policy.sock');
-  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: UDS ? `unix://${socket},127.0.0.1:0` : '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/);
+  const policy = await start('policy/dist/src/main.js', { ...env, POLICY_ADDR: UDS ? `unix://${socket},127.0.0.1:0` : '127.0.0.1:0' }, /"port":(\d+).*"policy service listening"/, prof('policy'));
   const proxyEnv = { ...env, PORT: '0', UPSTREAM_URL: `${upstream}/v1`, UPSTREAM_API_KEY: 'bench' };
   const proxy = await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `127.0.0.1:${policy.port}` }, /"port":(\d+).*"proxy listening"/, prof('gateway'));
   const udsProxy = UDS ? await start('proxy/dist/src/main.js', { ...proxyEnv, POLICY_ADDR: `unix://${socket}` }, /"port":(\d+).*"proxy listening"/) : undefined;
@@ -231,19 +232,29 @@ async function main() {
 }
 
 /**
- * After the children have exited (their profiles are written on exit): each proxy's busy time by area, in µs per
+ * After the children have exited (their profiles are written on exit): each process's busy time by area, in µs per
  * request over every request its arm served (warm-up included; the profiler's own cost inflates it), and the
  * functions with the most self time.
  */
 function printProfiles(profDir, sent) {
-  for (const name of ['skeleton', 'gateway']) {
+  const processes = [
+    { name: 'skeleton', what: 'skeleton proxy', areas: PROXY_AREAS, arm: 'skeleton' },
+    { name: 'gateway', what: 'gateway proxy', areas: PROXY_AREAS, arm: 'gateway' },
+    { name: 'skeleton-policy', what: 'skeleton policy', areas: POLICY_AREAS, arm: 'skeleton' },
+    // The policy service's CPU per request counts only the gateway arm's requests (UDS, workers and tokenise arms
+    // share it): run the profile without those arms.
+    { name: 'policy', what: 'gateway policy service', areas: POLICY_AREAS, arm: 'gateway' },
+  ];
+  for (const { name, what, areas, arm } of processes) {
     const files = readdirSync(join(profDir, name)).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(profDir, name, f));
-    // A worker thread writes a profile of its own; the main thread's is the busiest.
-    const byArea = files.map((f) => ({ f, ...busyTimeByArea(f) })).sort((a, b) => b.busyMs - a.busyMs)[0];
-    const us = (share) => ((share * byArea.busyMs * 1000) / sent[name]).toFixed(0).padStart(5);
-    process.stdout.write(`\n${name} proxy (${byArea.f}): busy ${((byArea.busyMs * 1000) / sent[name]).toFixed(0)} µs per request\n`);
-    for (const a of byArea.areas) process.stdout.write(`${us(a.share)} µs ${(100 * a.share).toFixed(1).padStart(5)}%  ${a.area}\n`);
-    process.stdout.write(`top self time:\n${topSelfTime(byArea.f, 30).join('\n')}\n`);
+    // A worker thread (the policy service's ledger writer, the proxy's) writes a profile of its own: each is shown.
+    const threads = files.map((f) => ({ f, ...busyTimeByArea(f, areas) })).sort((a, b) => b.busyMs - a.busyMs);
+    for (const [i, t] of threads.entries()) {
+      const us = (share) => ((share * t.busyMs * 1000) / sent[arm]).toFixed(0).padStart(5);
+      process.stdout.write(`\n${what}${i === 0 ? '' : `, thread ${i + 1}`} (${t.f}): busy ${((t.busyMs * 1000) / sent[arm]).toFixed(0)} µs per request\n`);
+      for (const a of t.areas) process.stdout.write(`${us(a.share)} µs ${(100 * a.share).toFixed(1).padStart(5)}%  ${a.area}\n`);
+      if (i === 0) process.stdout.write(`top self time:\n${topSelfTime(t.f, 30).join('\n')}\n`);
+    }
   }
 }
 

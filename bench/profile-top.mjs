@@ -1,6 +1,7 @@
 // The functions with the most self time in a V8 CPU profile (.cpuprofile, from node --cpu-prof): where a process
 // spends its time, without opening a profiler. `node bench/profile-top.mjs FILE [N]`, or topSelfTime() from a bench;
-// `node bench/profile-top.mjs FILE --by-area`: the busy time by area of work (busyTimeByArea).
+// `node bench/profile-top.mjs FILE --by-area [--policy]`: the busy time by area of work (busyTimeByArea; --policy:
+// a policy service's profile, by POLICY_AREAS).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +47,19 @@ export const PROXY_AREAS = [
   ['proxy, other', /proxy\/dist\/|privacy\/dist\//],
   ['other libraries', /node_modules/],
 ];
+/** The policy service's areas, as PROXY_AREAS: the product's modules first, then the libraries they call. */
+export const POLICY_AREAS = [
+  ['access and decision logs (pino)', /\/pino\/|sonic-boom|shared\/dist\/src\/logger/],
+  ['metrics (prom-client)', /prom-client|policy\/dist\/src\/(policy-metrics|counters\/instrumented-counter-store)/],
+  ['tracing', /@opentelemetry|policy\/dist\/src\/tracing\//],
+  ['ledger (writer, SQLite/Postgres)', /policy\/dist\/src\/db\/|better-sqlite3|node_modules\/pg/],
+  ['Redis scripts (counters, ioredis)', /policy\/dist\/src\/counters\/|ioredis|redis-parser|@ioredis|denque|cluster-key-slot/],
+  ['gRPC (grpc-js, protobuf, session codec)', /@grpc|protobufjs|proto-loader|policy\/dist\/src\/(grpc-server|eager-send-interceptor)|shared\/dist\/src\/(session-|policy-)/],
+  ['decision (keys, rules, catalogue, residency, billing)', /policy\/dist\/src\/(decision-|key-cache|catalogue|residency\/|billing|last-used|usage-summary)/],
+  ['skeleton policy', /bench\/skeleton\//],
+  ['policy, other', /policy\/dist\/|shared\/dist\//],
+  ['other libraries', /node_modules/],
+];
 export function busyTimeByArea(file, areas = PROXY_AREAS) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -83,7 +97,7 @@ export function busyTimeByArea(file, areas = PROXY_AREAS) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--by-area')) {
-    const { busyMs, areas } = busyTimeByArea(process.argv[2]);
+    const { busyMs, areas } = busyTimeByArea(process.argv[2], process.argv.includes('--policy') ? POLICY_AREAS : PROXY_AREAS);
     process.stdout.write(`busy ${busyMs.toFixed(0)} ms\n`);
     for (const a of areas) process.stdout.write(`${(100 * a.share).toFixed(1).padStart(5)}%  ${a.area}\n`);
   } else {

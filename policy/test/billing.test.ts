@@ -77,4 +77,19 @@ describe('billing', function () {
     const onAnchor = billingPeriod(Date.parse('2026-01-15T00:00:00Z'), 15);
     expect(rfc3339Utc(onAnchor.startMs)).to.equal('2026-01-15T00:00:00+00:00');
   });
+
+  it('answers the kept period only inside it, per anchor day, on either side and at the edges', function () {
+    const at = (iso: string, day: number | null = null): string => billingPeriod(Date.parse(iso), day).id;
+    expect(at('2026-11-22T10:00:00Z')).to.equal('2026-11-01');
+    // The instant a period ends belongs to the next; the one before its start to the previous.
+    expect(at('2026-12-01T00:00:00Z')).to.equal('2026-12-01');
+    expect(at('2026-11-30T23:59:59.999Z')).to.equal('2026-11-01');
+    expect(at('2026-10-31T23:59:59.999Z')).to.equal('2026-10-01');
+    // Another anchor day is not answered from the calendar month kept for the default.
+    expect(at('2026-11-22T10:00:00Z', 25)).to.equal('2026-10-25');
+    expect(at('2026-11-22T10:00:00Z', 1)).to.equal('2026-11-01');
+    expect(at('2026-11-25T00:00:00Z', 25)).to.equal('2026-11-25');
+    // Shared between callers, so it cannot be changed by one of them.
+    expect(Object.isFrozen(billingPeriod(Date.parse('2026-11-22T10:00:00Z')))).to.equal(true);
+  });
 });

@@ -100,7 +100,8 @@ export class LedgerStatements {
       case 'record':
         return this.record(w.entry);
       case 'mark':
-        this.markOne.run(w.by, w.requestId);
+        // Changed: the row is counted by `by` now (no read needed); else it was counted already, or is not there.
+        if (this.markOne.run(w.by, w.requestId).changes === 1) return w.by;
         return (this.rowState.get(w.requestId) as { counted: number } | undefined)?.counted ?? 0;
       case 'touch':
         for (const [id, ms] of w.lastUsed) this.touchKey.run(new Date(ms).toISOString(), id);

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from './database.js';
 import { LedgerStatements } from './ledger-statements.js';
-import type { LedgerWorkerData, LedgerWorkerReply, LedgerWorkerRequest } from './ledger-worker-protocol.js';
+import { fromWire, type LedgerWorkerData, type LedgerWorkerReply, type LedgerWorkerRequest } from './ledger-worker-protocol.js';
 
 if (parentPort === null) throw new Error('ledger-worker runs as a worker thread');
 const port = parentPort;
@@ -20,7 +20,7 @@ function answer(req: LedgerWorkerRequest): LedgerWorkerReply {
   switch (req.op) {
     case 'commit': {
       const started = performance.now();
-      const value = statements.applyAll.immediate(req.writes);
+      const value = statements.applyAll.immediate(req.writes.map(fromWire));
       return { id: req.id, ok: true, value, seconds: (performance.now() - started) / 1000 };
     }
     case 'seed':

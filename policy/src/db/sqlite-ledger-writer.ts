@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '@gateway/shared';
 import type { LedgerSeed } from '../counters/counter-store.js';
 import type { LedgerWrite, LedgerWriteResult, RowState } from './ledger-statements.js';
-import type { LedgerWorkerData, LedgerWorkerReply, LedgerWorkerRequest } from './ledger-worker-protocol.js';
+import { toWire, type LedgerWorkerData, type LedgerWorkerReply, type LedgerWorkerRequest } from './ledger-worker-protocol.js';
 import type { LedgerEntry } from './usage-ledger.js';
 import { LEDGER_WINDOW, type LedgerWriter } from './ledger-writer.js';
 import { WriteBatcher, type BatchWindow } from './write-batcher.js';
@@ -38,7 +38,7 @@ export class SqliteLedgerWriter implements LedgerWriter {
     private readonly onWritten: (seconds: number) => void = () => undefined,
     window: BatchWindow = LEDGER_WINDOW,
   ) {
-    this.batch = new WriteBatcher((writes) => this.send({ op: 'commit', writes }) as Promise<LedgerWriteResult[]>, window);
+    this.batch = new WriteBatcher((writes) => this.send({ op: 'commit', writes: writes.map(toWire) }) as Promise<LedgerWriteResult[]>, window);
   }
 
   /** Starts the thread now rather than at the first write. */
