@@ -15,6 +15,7 @@ import {
   SURNAME_SET,
   TITLE_SET,
 } from '../recognizers/person-words.js';
+import { isContraction, isDateWords, isIdentifierWord, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { onCodeLine, typeNamesIn } from './type-names.js';
@@ -26,8 +27,8 @@ import type { TaggedSpan } from './name-tagger.js';
 
 /** Just before a name: inside an identifier, a path, markup or code ("user.Name", "<Anna", "=Smith", "`Alice"). */
 const CODE_BEFORE = /[\p{L}\p{N}_./\\@#$<>=`{[|~*+^]$/u;
-/** Just after one: a call, member, assignment or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Bob`"). */
-const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
+/** Just after one: a call, member, assignment, literal or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Stack{"). */
+const CODE_AFTER = /^(?:[(_=`\]{}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
 
 const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 /** A plural acronym ("IDs", "APIs", "PRs") is no word of a name: "Model IDs" is a heading. */
@@ -215,7 +216,7 @@ export function addTaggedNames(
     const from = personStart(text, s, people, k);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
-    if (start === -1) continue;
+    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence)) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
@@ -244,6 +245,30 @@ export function addTaggedNames(
 }
 
 const WORD_RE = /\S+/g;
+
+const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w) || LONE_SURNAME_SET.has(w);
+
+/**
+ * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a
+ * contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
+ * not know ("Fichero" opening a man page's table cells, beside "el fichero").
+ */
+function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
+  if (isDateWords(text, start, end)) return true;
+  const words = text.slice(start, end).split(/\s+/);
+  // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
+  if (words.length > 1) return words.some(isContraction);
+  const word = words[0] as string;
+  if (isIdentifierWord(word)) return true;
+  if (!writtenLowerCase(text, word)) return false;
+  if (!knownName(word)) return true;
+  // A known name that is also a common word, opening a sentence before a word in lower case, in a text that
+  // writes it in lower case too, is the common word ("Esta página …" beside "esta"), unless a verb of saying or
+  // a role marks a person ("Rosa dijo", personCue).
+  return opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4)) && !personCue(text, start, end);
+}
+
+const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
 
 /**
  * A title inside the tagger's span (an initial, "M.", is none) splits it. One word before the title greets or

@@ -1,7 +1,7 @@
 import { isUpper } from './name-features.js';
 
 // Code names a parameter or field after its type: "grant: Grant", "user?: User", "rose: Rose" (TypeScript,
-// Python, Rust, Kotlin, Swift). Where a text does that, the word is a type on its code and comment lines ("/** A
+// Python, Rust, Kotlin, Swift), "Gson gson", "stack Stack" (Java, C#, C++, Go). Where a text does that, the word is a type on its code and comment lines ("/** A
 // Grant without evidence */"), not a person; prose never writes a word, a colon and the same word capitalised, and
 // a prose line of the same text ("Grant will review it.") keeps its people.
 
@@ -28,8 +28,15 @@ export function typeNamesIn(text: string): ReadonlySet<string> {
     const type = text.slice(from, to);
     if (type.toLowerCase() === text.slice(start, end).toLowerCase()) out.add(type);
   }
+  // Java, C#, C++ and Go declare a variable after its type: "Gson gson = new Gson()", "Logger logger", "var
+  // stack Stack". Prose never writes a capitalised word and the same word in lower case side by side.
+  for (const [, type, name] of text.matchAll(TYPE_THEN_NAME)) if (type !== undefined && name === type.toLowerCase()) out.add(type);
+  for (const [, name, type] of text.matchAll(NAME_THEN_TYPE)) if (type !== undefined && name === type.toLowerCase()) out.add(type);
   return out;
 }
+
+const TYPE_THEN_NAME = /(?<![\p{L}\p{N}_.])(\p{Lu}[\p{L}\p{N}_]*)[ \t]+(\p{Ll}[\p{L}\p{N}_]*)(?![\p{L}\p{N}_])/gu;
+const NAME_THEN_TYPE = /(?<![\p{L}\p{N}_.])(\p{Ll}[\p{L}\p{N}_]*)[ \t]+\*?(\p{Lu}[\p{L}\p{N}_]*)(?![\p{L}\p{N}_])/gu;
 
 const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--)/;
 const CODE_PUNCTUATION = /[{}();=<>[\]]/;
