@@ -58,3 +58,16 @@ export function writtenLowerCase(text: string, word: string): boolean {
 // dotted name ("jade" in "jade.alglave@ens-lyon.fr").
 const PROSE_BEFORE = /^(?:|[^\p{L}\p{M}\p{N}_])$/u;
 const PROSE_AFTER = /^(?:$|[\s,;:!?()/"'»-]|\.(?![\p{L}\p{N}]))/u;
+
+/**
+ * A man page's header or footer line, the page's name and section at both ends ("TAR(1)   General Commands Manual
+ * TAR(1)", "tty(4)   Kernel Interfaces Manual   tty(4)"): the words between are the manual's title.
+ */
+const MAN_HEADER_LINE = /^[ \t]*([\w.:+-]+\(\d\w*\))[ \t]{2,}\S.*\S[ \t]{2,}\1[ \t]*$/u;
+
+export function onManPageHeader(text: string, at: number): boolean {
+  const from = text.lastIndexOf('\n', at) + 1;
+  let to = text.indexOf('\n', at);
+  if (to === -1) to = text.length;
+  return to - from <= 200 && MAN_HEADER_LINE.test(text.slice(from, to));
+}

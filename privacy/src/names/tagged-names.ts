@@ -15,7 +15,7 @@ import {
   SURNAME_SET,
   TITLE_SET,
 } from '../recognizers/person-words.js';
-import { isContraction, isDateWords, isIdentifierWord, writtenLowerCase } from './agent-text-words.js';
+import { isContraction, isDateWords, isIdentifierWord, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { onCodeLine, typeNamesIn } from './type-names.js';
@@ -250,11 +250,13 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
 
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a
- * contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
+ * man page's header line, a Rust or C++ path, a contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
  * not know ("Fichero" opening a man page's table cells, beside "el fichero").
  */
 function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
-  if (isDateWords(text, start, end)) return true;
+  if (isDateWords(text, start, end) || onManPageHeader(text, start)) return true;
+  // A path in Rust, C++ or PHP: "sync::Arc", "std::string", "Monolog\\Logger" has its backslash in CODE_BEFORE.
+  if (text.endsWith('::', start)) return true;
   const words = text.slice(start, end).split(/\s+/);
   // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
   if (words.length > 1) return words.some(isContraction);

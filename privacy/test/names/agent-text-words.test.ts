@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
-import { isDateWords, isIdentifierWord, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import { isDateWords, isIdentifierWord, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
 import { typeNamesIn } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -25,6 +25,14 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(writtenLowerCase('$logger->info(); Logger', 'Logger')).to.equal(true);
     expect(writtenLowerCase('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade')).to.equal(false);
     expect(writtenLowerCase('Ficheros', 'Ficheros')).to.equal(false);
+  });
+
+  it("reads a man page's header line by the page's name at both ends", () => {
+    const text = 'TAR(1)                   General Commands Manual                  TAR(1)\n\nNAME\n       tar - an archiver\nTAR(1) by Anna Nowak\n';
+    expect(onManPageHeader(text, text.indexOf('Commands'))).to.equal(true);
+    expect(onManPageHeader(text, text.indexOf('Anna'))).to.equal(false);
+    expect(people('tty(4)                     Kernel Interfaces Manual                     tty(4)\n')).to.deep.equal([]);
+    expect(people('use std::{\n    sync::Arc,\n    time::Instant,\n};\n')).to.deep.equal([]);
   });
 
   it('reads Java, C# and Go declarations as type names', () => {
