@@ -71,3 +71,23 @@ export function onManPageHeader(text: string, at: number): boolean {
   if (to === -1) to = text.length;
   return to - from <= 200 && MAN_HEADER_LINE.test(text.slice(from, to));
 }
+
+/**
+ * What software is and has, in the words that name it ("Mandrill API key", "Redux DevTools", "Roslyn component",
+ * "Wildfire Plugin", "Fleep Webhooks", "Elastic Search handler"): a name right before one of these, or ending on
+ * one, is a product's or a tool's, not a person's.
+ */
+const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
+  `api apis sdk sdks cli plugin plugins handler handlers parser parsers server servers library libraries component
+  components module modules package packages driver drivers extension extensions framework frameworks devtools
+  repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
+  daemon protocol runtime compiler toolchain bindings`.split(/\s+/).filter((w) => w !== ''),
+);
+const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
+
+export function namesSoftware(text: string, start: number, end: number): boolean {
+  const last = text.slice(start, end).split(/\s+/).pop() as string;
+  if (start < end && last !== text.slice(start, end) && SOFTWARE_NOUNS.has(last.toLowerCase())) return true;
+  const next = NEXT_WORD.exec(text.slice(end, end + 24))?.[1];
+  return next !== undefined && SOFTWARE_NOUNS.has(next.toLowerCase());
+}

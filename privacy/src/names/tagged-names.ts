@@ -15,7 +15,7 @@ import {
   SURNAME_SET,
   TITLE_SET,
 } from '../recognizers/person-words.js';
-import { isContraction, isDateWords, isIdentifierWord, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
+import { isContraction, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { onCodeLine, typeNamesIn } from './type-names.js';
@@ -256,7 +256,7 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
 function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
   if (isDateWords(text, start, end) || onManPageHeader(text, start)) return true;
   // A path in Rust, C++ or PHP: "sync::Arc", "std::string", "Monolog\\Logger" has its backslash in CODE_BEFORE.
-  if (text.endsWith('::', start)) return true;
+  if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);
   // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
   if (words.length > 1) return words.some(isContraction);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
-import { isDateWords, isIdentifierWord, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import { isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
 import { typeNamesIn } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -33,6 +33,16 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(onManPageHeader(text, text.indexOf('Anna'))).to.equal(false);
     expect(people('tty(4)                     Kernel Interfaces Manual                     tty(4)\n')).to.deep.equal([]);
     expect(people('use std::{\n    sync::Arc,\n    time::Instant,\n};\n')).to.deep.equal([]);
+  });
+
+  it('reads a name before or ending on a word for software as a product', () => {
+    const at = (text: string, span: string): boolean => namesSoftware(text, text.indexOf(span), text.indexOf(span) + span.length);
+    expect(at('A valid Mandrill API key', 'Mandrill')).to.equal(true);
+    expect(at('the Wildfire Plugin, Protocol', 'Wildfire Plugin')).to.equal(true);
+    expect(at('Elastic Search handler', 'Elastic Search')).to.equal(true);
+    expect(at('Anna Kowalska reviewed the API', 'Anna Kowalska')).to.equal(false);
+    expect(at('Plugin', 'Plugin')).to.equal(false);
+    expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
   });
 
   it('reads Java, C# and Go declarations as type names', () => {
