@@ -8,12 +8,14 @@ import {
   GREETING_FORMS,
   LONE_SURNAME_SET,
   OFFICES,
+  PARTICLES,
   PRODUCT_NAMES,
   ROLE_WORDS,
   SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
   TITLE_SET,
+  WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import { isContraction, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
@@ -259,7 +261,7 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);
   // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
-  if (words.length > 1) return words.some(isContraction);
+  if (words.length > 1) return words.some(isContraction) || commonWordOpens(text, words);
   const word = words[0] as string;
   if (isIdentifierWord(word)) return true;
   if (!writtenLowerCase(text, word)) return false;
@@ -271,6 +273,19 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
 }
 
 const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
+
+/**
+ * Capitalised words opening on one the same text writes in lower case, none of them a known name, particle or
+ * title: a table cell or heading ("Fichero Perl", "Fichero Macintosh" beside "el fichero"), not a person
+ * ("Sheik Abdel Rahman", "Di Pietro", "Rosa Parks" keep theirs).
+ */
+function commonWordOpens(text: string, words: readonly string[]): boolean {
+  const first = words[0] as string;
+  // Any given name counts here, those that are common words too ("Mark Nudelman" beside "mark the line").
+  const given = (w: string): boolean => knownName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
+  if (PARTICLES.includes(first.toLowerCase()) || TITLE_SET.has(first.replace(/\.$/, '')) || words.some(given)) return false;
+  return writtenLowerCase(text, first);
+}
 
 /**
  * A title inside the tagger's span (an initial, "M.", is none) splits it. One word before the title greets or

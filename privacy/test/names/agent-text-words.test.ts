@@ -56,7 +56,10 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people('Name: Anna Kowalska\nI spoke to Dervla Wigglesworth in accounts this morning.')).to.deep.equal(['Anna Kowalska', 'Dervla Wigglesworth']);
     expect(people('                        name: Ok(alias),\n')).to.deep.equal([]);
     expect(people('  private final Gson gson = new Gson();\n  /** Whether some Gson APIs are lenient. */\n')).to.deep.equal([]);
-    const table = '       .cf          │ Fichero de configuración\n       .dat         │ Fichero de datos\n       Copie el fichero antes.\n';
+    const table =
+      '       .cf          │ Fichero de configuración\n       .dat         │ Fichero de datos\n       .al          │ Fichero Perl de autocarga\n       Copie el fichero antes.\n';
     expect(people(table)).to.deep.equal([]);
+    // A given name that is also a common word keeps a name it opens: "mark" elsewhere does not undo "Mark Nudelman".
+    expect(people('Press m to mark the line.\n\nAUTOR\n       Mark Nudelman\n')).to.deep.equal(['Mark Nudelman']);
   });
 });
