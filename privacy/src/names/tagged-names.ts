@@ -20,7 +20,7 @@ import {
 import { isContraction, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
-import { onCodeLine, typeNamesIn } from './type-names.js';
+import { declaresType, onCodeLine, typeNamesIn } from './type-names.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -223,7 +223,7 @@ export function addTaggedNames(
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
     const word = s.words === 1 ? text.slice(start, end) : '';
-    if (word !== '' && (typeNames ??= typeNamesIn(text)).has(word) && onCodeLine(text, start, word)) continue;
+    if (word !== '' && ((typeNames ??= typeNamesIn(text)).has(word) || declaresType(text, word)) && onCodeLine(text, start, word)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
     if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };

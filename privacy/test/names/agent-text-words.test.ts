@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
 import { isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
-import { typeNamesIn } from '../../src/names/type-names.js';
+import { declaresType } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
 
@@ -46,8 +46,11 @@ describe('privacy: what agent text makes look like a name', () => {
   });
 
   it('reads Java, C# and Go declarations as type names', () => {
-    expect([...typeNamesIn('private final Gson gson = new Gson();\nvar stack Stack')].sort()).to.deep.equal(['Gson', 'Stack']);
-    expect([...typeNamesIn('Anna met Tom at noon.')]).to.deep.equal([]);
+    const code = 'private final Gson gson = new Gson();\nvar stack Stack\nfunc f(s *Buffer, buffer *Buffer)';
+    for (const w of ['Gson', 'Stack', 'Buffer']) expect(declaresType(code, w), w).to.equal(true);
+    expect(declaresType('Anna met Tom at noon; the anna.Tom field', 'Anna')).to.equal(false);
+    expect(declaresType('Grace grace', 'Grace')).to.equal(true);
+    expect(declaresType('Gracegrace and xgrace Grace', 'Grace')).to.equal(false);
   });
 
   it('finds no person in dates, CI steps, code or a man page table, and still the people beside them', () => {
