@@ -42,22 +42,46 @@ export function isIdentifierWord(word: string): boolean {
 
 /**
  * Whether `text` also writes `word` in lower case as a word of its own: then the capitalised form is that common
- * word opening a sentence, a table cell or a heading ("Fichero", "Backspace"), not a name. Read only for a lone
- * word the name lists do not know.
+ * word opening a sentence, a table cell or a heading ("Fichero", "Backspace"), not a name. Answers are kept for
+ * the text at hand: a table repeats its words ("Fichero" opens 60 cells of suffixes(7)).
  */
 export function writtenLowerCase(text: string, word: string): boolean {
+  if (text !== memoText) {
+    memoText = text;
+    memo.clear();
+  }
+  let answer = memo.get(word);
+  if (answer === undefined) {
+    answer = findLowerCase(text, word);
+    memo.set(word, answer);
+  }
+  return answer;
+}
+
+let memoText: string | undefined;
+const memo = new Map<string, boolean>();
+
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** What may follow a word of its own ("el fichero,", "$logger->", "(ada)"); a full stop only at a sentence's end. */
+const ENDS_WORD = new Set([' ', '\t', '\n', '\r', ',', ';', ':', '!', '?', '(', ')', '/', '"', "'", '»', '-']);
+
+// A word in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a dotted name
+// ("jade" in "jade.alglave@ens-lyon.fr"). Character tests, not slices: a short word occurs inside others thousands
+// of times in a page ("esta" in "establecer").
+function findLowerCase(text: string, word: string): boolean {
   const lower = word.toLowerCase();
   if (lower === word) return false;
   for (let at = text.indexOf(lower); at !== -1; at = text.indexOf(lower, at + 1)) {
-    if (PROSE_BEFORE.test(text.slice(Math.max(0, at - 1), at)) && PROSE_AFTER.test(text.slice(at + lower.length, at + lower.length + 2))) return true;
+    if (at > 0 && WORD_CHAR.test(text.charAt(at - 1))) continue;
+    const end = at + lower.length;
+    if (end === text.length) return true;
+    const after = text.charAt(end);
+    if (ENDS_WORD.has(after)) return true;
+    if (after === '.' && !LETTER_OR_DIGIT.test(text.charAt(end + 1))) return true;
   }
   return false;
 }
-
-// A word of its own, in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a
-// dotted name ("jade" in "jade.alglave@ens-lyon.fr").
-const PROSE_BEFORE = /^(?:|[^\p{L}\p{M}\p{N}_])$/u;
-const PROSE_AFTER = /^(?:$|[\s,;:!?()/"'»-]|\.(?![\p{L}\p{N}]))/u;
 
 /**
  * A man page's header or footer line, the page's name and section at both ends ("TAR(1)   General Commands Manual
