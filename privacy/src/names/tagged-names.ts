@@ -17,7 +17,7 @@ import {
   TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
-import { isContraction, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
+import { isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { declaresType, onCodeLine, typeNamesIn } from './type-names.js';
@@ -223,7 +223,7 @@ export function addTaggedNames(
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
     const word = s.words === 1 ? text.slice(start, end) : '';
-    if (word !== '' && ((typeNames ??= typeNamesIn(text)).has(word) || declaresType(text, word)) && onCodeLine(text, start, word)) continue;
+    if (word !== '' && ((typeNames ??= typeNamesIn(text)).has(word) || declaresType(nearby(text, start), word)) && onCodeLine(text, start, word)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
     if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
@@ -261,10 +261,10 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);
   // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
-  if (words.length > 1) return words.some(isContraction) || commonWordOpens(text, words);
+  if (words.length > 1) return words.some(isContraction) || commonWordOpens(text, start, words);
   const word = words[0] as string;
   if (isIdentifierWord(word)) return true;
-  if (!writtenLowerCase(text, word)) return false;
+  if (!writtenLowerCase(text, word, start)) return false;
   if (!knownName(word)) return true;
   // A known name that is also a common word, opening a sentence before a word in lower case, in a text that
   // writes it in lower case too, is the common word ("Esta página …" beside "esta"), unless a verb of saying or
@@ -279,12 +279,12 @@ const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
  * title: a table cell or heading ("Fichero Perl", "Fichero Macintosh" beside "el fichero"), not a person
  * ("Sheik Abdel Rahman", "Di Pietro", "Rosa Parks" keep theirs).
  */
-function commonWordOpens(text: string, words: readonly string[]): boolean {
+function commonWordOpens(text: string, start: number, words: readonly string[]): boolean {
   const first = words[0] as string;
   // Any given name counts here, those that are common words too ("Mark Nudelman" beside "mark the line").
   const given = (w: string): boolean => knownName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
   if (PARTICLES.includes(first.toLowerCase()) || TITLE_SET.has(first.replace(/\.$/, '')) || words.some(given)) return false;
-  return writtenLowerCase(text, first);
+  return writtenLowerCase(text, first, start);
 }
 
 /**

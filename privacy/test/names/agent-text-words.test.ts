@@ -21,10 +21,14 @@ describe('privacy: what agent text makes look like a name', () => {
   });
 
   it('finds a word written in lower case as a word of its own, not as part of an address or dotted name', () => {
-    expect(writtenLowerCase('Fichero de datos; el fichero ausente', 'Fichero')).to.equal(true);
-    expect(writtenLowerCase('$logger->info(); Logger', 'Logger')).to.equal(true);
-    expect(writtenLowerCase('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade')).to.equal(false);
-    expect(writtenLowerCase('Ficheros', 'Ficheros')).to.equal(false);
+    expect(writtenLowerCase('Fichero de datos; el fichero ausente', 'Fichero', 0)).to.equal(true);
+    expect(writtenLowerCase('$logger->info(); Logger', 'Logger', 17)).to.equal(true);
+    expect(writtenLowerCase('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade', 0)).to.equal(false);
+    expect(writtenLowerCase('Ficheros', 'Ficheros', 0)).to.equal(false);
+    // Only the text near the word is read: 40 KB away it is another part of the text.
+    const far = `Fichero ${'x '.repeat(20_000)}el fichero`;
+    expect(writtenLowerCase(far, 'Fichero', 0)).to.equal(false);
+    expect(writtenLowerCase(far, 'Fichero', far.length - 20)).to.equal(true);
   });
 
   it("reads a man page's header line by the page's name at both ends", () => {
