@@ -251,13 +251,14 @@ const WORD_RE = /\S+/g;
 const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w) || LONE_SURNAME_SET.has(w);
 
 /**
- * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a
- * man page's header line, a Rust or C++ path, a contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
- * not know ("Fichero" opening a man page's table cells, beside "el fichero").
+ * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
+ * page's header line, a Rust or C++ path, a product before a word for software, a contraction, an identifier
+ * alone, or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening
+ * a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
  */
 function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
   if (isDateWords(text, start, end) || onManPageHeader(text, start)) return true;
-  // A path in Rust, C++ or PHP: "sync::Arc", "std::string", "Monolog\\Logger" has its backslash in CODE_BEFORE.
+  // A path in Rust or C++ ("sync::Arc", "std::string"); PHP's "Monolog\Logger" has its backslash in CODE_BEFORE.
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);
   // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").

@@ -310,9 +310,9 @@ const NEXT_VALUE_WORD_RE = /^[ \t]+([\p{L}][\p{L}\p{N}_]*)/u;
 const CODE_VALUE_AFTER_RE = /^(?:[(<{[]|::|\.[\p{L}_])/u;
 
 /**
- * Whether the value after a label is code, or runs on past the capitalised words as a phrase: a lower-case word that joins no
- * list of names, or an identifier ("- name: Set up JDK 11", "name: Checkout old version", "name: Initialize
- * CodeQL": a CI step's name, not a person's).
+ * Whether the value after a label is code, or runs on past the capitalised words as a phrase: a lower-case word
+ * that joins no list of names, or an identifier ("- name: Set up JDK 11", "name: Checkout old version", "name:
+ * Initialize CodeQL": a CI step's name, not a person's). Set on the agent-text set's dev part.
  */
 function labelValueGoesOn(text: string, end: number): boolean {
   const rest = text.slice(end, end + 40);
