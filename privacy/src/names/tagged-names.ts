@@ -8,16 +8,19 @@ import {
   GREETING_FORMS,
   LONE_SURNAME_SET,
   OFFICES,
+  PARTICLES,
   PRODUCT_NAMES,
   ROLE_WORDS,
   SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
   TITLE_SET,
+  WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
+import { isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
-import { onCodeLine, typeNamesIn } from './type-names.js';
+import { declaresType, onCodeLine, typeNamesIn } from './type-names.js';
 import type { TaggedSpan } from './name-tagger.js';
 
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
@@ -26,8 +29,8 @@ import type { TaggedSpan } from './name-tagger.js';
 
 /** Just before a name: inside an identifier, a path, markup or code ("user.Name", "<Anna", "=Smith", "`Alice"). */
 const CODE_BEFORE = /[\p{L}\p{N}_./\\@#$<>=`{[|~*+^]$/u;
-/** Just after one: a call, member, assignment or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Bob`"). */
-const CODE_AFTER = /^(?:[(_=`\]}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
+/** Just after one: a call, member, assignment, literal or identifier going on ("Anna(", "Smith.name", "Lee_", "Bob=", "Stack{"). */
+const CODE_AFTER = /^(?:[(_=`\]{}>|*+^<@#$\\/~]|[.:][\p{L}\p{N}_]|;(?:\r|\n|$))/u;
 
 const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 const SECOND_WORD = /^[\p{L}'’-]+/u;
@@ -233,12 +236,12 @@ export function addTaggedNames(
     const from = personStart(text, s, people, k);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
-    if (start === -1) continue;
+    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence)) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
     const word = s.words === 1 ? text.slice(start, end) : '';
-    if (word !== '' && (typeNames ??= typeNamesIn(text)).has(word) && onCodeLine(text, start, word)) continue;
+    if (word !== '' && ((typeNames ??= typeNamesIn(text)).has(word) || declaresType(nearby(text, start), word)) && onCodeLine(text, start, word)) continue;
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
@@ -291,6 +294,46 @@ function openingsAgain(text: string, opened: readonly TaggedSpan[]): { start: nu
     }
   }
   return out;
+}
+
+const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w) || LONE_SURNAME_SET.has(w);
+
+/**
+ * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
+ * page's header line, a Rust or C++ path, a product before a word for software, a contraction, an identifier
+ * alone, or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening
+ * a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
+ */
+function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
+  if (isDateWords(text, start, end) || onManPageHeader(text, start)) return true;
+  // A path in Rust or C++ ("sync::Arc", "std::string"); PHP's "Monolog\Logger" has its backslash in CODE_BEFORE.
+  if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
+  const words = text.slice(start, end).split(/\s+/);
+  // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
+  if (words.length > 1) return words.some(isContraction) || commonWordOpens(text, start, words);
+  const word = words[0] as string;
+  if (isIdentifierWord(word)) return true;
+  if (!writtenLowerCase(text, word, start)) return false;
+  if (!knownName(word)) return true;
+  // A known name that is also a common word, opening a sentence before a word in lower case, in a text that
+  // writes it in lower case too, is the common word ("Esta página …" beside "esta"), unless a verb of saying or
+  // a role marks a person ("Rosa dijo", personCue).
+  return opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4)) && !personCue(text, start, end);
+}
+
+const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
+
+/**
+ * Capitalised words opening on one the same text writes in lower case, none of them a known name, particle or
+ * title: a table cell or heading ("Fichero Perl", "Fichero Macintosh" beside "el fichero"), not a person
+ * ("Sheik Abdel Rahman", "Di Pietro", "Rosa Parks" keep theirs).
+ */
+function commonWordOpens(text: string, start: number, words: readonly string[]): boolean {
+  const first = words[0] as string;
+  // Any given name counts here, those that are common words too ("Mark Nudelman" beside "mark the line").
+  const given = (w: string): boolean => knownName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
+  if (PARTICLES.includes(first.toLowerCase()) || TITLE_SET.has(first.replace(/\.$/, '')) || words.some(given)) return false;
+  return writtenLowerCase(text, first, start);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isUpper } from './name-features.js';
 
 // Code names a parameter or field after its type: "grant: Grant", "user?: User", "rose: Rose" (TypeScript,
-// Python, Rust, Kotlin, Swift). Where a text does that, the word is a type on its code and comment lines ("/** A
+// Python, Rust, Kotlin, Swift) or declares one after it: "Gson gson", "stack Stack" (Java, C#, C++, Go). Where a text does that, the word is a type on its code and comment lines ("/** A
 // Grant without evidence */"), not a person; prose never writes a word, a colon and the same word capitalised, and
 // a prose line of the same text ("Grant will review it.") keeps its people.
 
@@ -29,6 +29,30 @@ export function typeNamesIn(text: string): ReadonlySet<string> {
     if (type.toLowerCase() === text.slice(start, end).toLowerCase()) out.add(type);
   }
   return out;
+}
+
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_]/u;
+
+/** Whether `text` holds `phrase` with no identifier character on either side (and no "." before it). */
+function standsAlone(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
+    const before = at === 0 ? '' : text.charAt(at - 1);
+    const after = text.charAt(at + phrase.length);
+    if (!IDENTIFIER_CHAR.test(before) && before !== '.' && !IDENTIFIER_CHAR.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `text` declares a variable named after the type `word`, as Java, C# and C++ ("Gson gson = new Gson()",
+ * "Logger logger") or Go ("stack Stack", "buffer *Buffer") write it. Prose never writes a capitalised word and the
+ * same word in lower case side by side. Looked for one word at a time: a scan of the whole text for every such
+ * pair cost 8 ms per 115 KB.
+ */
+export function declaresType(text: string, word: string): boolean {
+  const lower = word.toLowerCase();
+  if (lower === word) return false;
+  return standsAlone(text, `${word} ${lower}`) || standsAlone(text, `${lower} ${word}`) || standsAlone(text, `${lower} *${word}`);
 }
 
 const COMMENT_START = /^\s*(?:\/\/|\/\*|\*|#|--)/;

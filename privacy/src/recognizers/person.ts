@@ -1,6 +1,7 @@
 import { LETTER_CLASS, LOWER_CLASS, SMALL_CLASS, UPPER_CLASS } from '../latin-letters.js';
 import { RANK_CONTEXT, RANK_FORMAT } from '../recognizer.js';
 import type { Candidate, Recognizer } from '../recognizer.js';
+import { isIdentifierWord } from '../names/agent-text-words.js';
 import { bothInitialCases, wordAlternation } from '../word-alternation.js';
 import {
   COMMON_WORD_GIVEN_NAME_SET,
@@ -296,7 +297,30 @@ function cuedName(text: string, start: number): number {
   }
   if (!cued) return -1;
   NAME_AT_RE.lastIndex = start;
-  return NAME_AT_RE.exec(text) === null ? -1 : NAME_AT_RE.lastIndex;
+  if (NAME_AT_RE.exec(text) === null) return -1;
+  const end = NAME_AT_RE.lastIndex;
+  // A phrase introducing a name goes on as a sentence ("I spoke to Anna Nowak in accounts"); a field's value ends.
+  return (sep === 58 || sep === 124) && labelValueGoesOn(text, end) ? -1 : end;
+}
+
+/** Lower-case words that may follow a name in a field's value: "Anna Nowak i Jan Nowak", "Jan Smit of Piet Smit". */
+const NAME_LIST_WORDS: ReadonlySet<string> = new Set(['and', 'or', 'und', 'oder', 'et', 'ou', 'y', 'o', 'e', 'i', 'oraz', 'lub', 'en', 'of', 'u']);
+const NEXT_VALUE_WORD_RE = /^[ \t]+([\p{L}][\p{L}\p{N}_]*)/u;
+/** A call, generic, literal or path going on: "name: Ok(alias)", "name: Result<&str>", "from: Path::new(". */
+const CODE_VALUE_AFTER_RE = /^(?:[(<{[]|::|\.[\p{L}_])/u;
+
+/**
+ * Whether the value after a label is code, or runs on past the capitalised words as a phrase: a lower-case word
+ * that joins no list of names, or an identifier ("- name: Set up JDK 11", "name: Checkout old version", "name:
+ * Initialize CodeQL": a CI step's name, not a person's). Set on the agent-text set's dev part.
+ */
+function labelValueGoesOn(text: string, end: number): boolean {
+  const rest = text.slice(end, end + 40);
+  if (CODE_VALUE_AFTER_RE.test(rest)) return true;
+  const next = NEXT_VALUE_WORD_RE.exec(rest)?.[1];
+  if (next === undefined) return false;
+  if (isIdentifierWord(next)) return true;
+  return next.charAt(0) !== next.charAt(0).toUpperCase() && !NAME_LIST_WORDS.has(next) && !PARTICLES.includes(next);
 }
 
 /**

@@ -1,8 +1,10 @@
 // `npm run eval:pii`: precision, recall and F1 per type on the presidio-research synthetic set, on the generated
 // UK/EU set, and per type and language on the generated multilingual set (names from the package's lists, then
 // names the detector's lists lack), PERSON and PHONE in sentences their rules were not written against, and false
-// positives per 100 KB of generated agent prompts; then PERSON on real text (the held-out part of the name
-// tagger's corpora, read from --corpora or NAMES_CORPORA_DIR and names-model/corpora).
+// positives per 100 KB of generated agent prompts; false PERSON findings per 100 KB and real names found on the
+// agent-text set (test/fixtures/agent-text: real code, logs, traces, diffs, JSON, man pages; dev and held-out apart);
+// then PERSON on real text (the held-out part of the name tagger's corpora, read from --corpora or
+// NAMES_CORPORA_DIR and names-model/corpora). --only agent-text: that set's tables alone.
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here),
@@ -21,6 +23,7 @@ import { DEFAULT_MULTILINGUAL_SEED, DEFAULT_PER_LANGUAGE, generateMultilingualSe
 import type { LanguageSample, NameSource } from './multilingual-set.js';
 import type { LabelledText } from './labelled-text.js';
 import { loadPresidioCorpus, PRESIDIO_LABELS } from './presidio-corpus.js';
+import { evaluateAgentText } from './agent-text-report.js';
 import { evaluateRealText, type EvalModel } from './real-text.js';
 import { formatLanguageMatrix, formatScores } from './report.js';
 import { emptyScores, scoreText } from './score.js';
@@ -46,6 +49,8 @@ interface Options {
   corpora: string[];
   /** Name model files scored beside the shipped one (--compare-model, else NAMES_COMPARE_MODEL). */
   compareModels: string[];
+  /** --only agent-text: the agent-text tables alone (the other sections take minutes, this one seconds). */
+  only: 'all' | 'agent-text';
 }
 
 function parseLangs(value: string): Language[] {
@@ -66,6 +71,7 @@ function parseArgs(args: readonly string[]): Options {
     showErrors: false,
     corpora: process.env.NAMES_CORPORA_DIR === undefined || process.env.NAMES_CORPORA_DIR === '' ? [] : [process.env.NAMES_CORPORA_DIR],
     compareModels: process.env.NAMES_COMPARE_MODEL === undefined || process.env.NAMES_COMPARE_MODEL === '' ? [] : [process.env.NAMES_COMPARE_MODEL],
+    only: 'all',
   };
   let compareGiven = false;
   for (let i = 0; i < args.length; i++) {
@@ -83,6 +89,11 @@ function parseArgs(args: readonly string[]): Options {
     else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
     else if (arg === '--corpora') options.corpora = [next()];
+    else if (arg === '--only') {
+      const only = next();
+      if (only !== 'agent-text') throw new Error(`--only takes agent-text, not ${only}`);
+      options.only = only;
+    }
     else if (arg === '--compare-model') {
       // The option replaces the environment's model rather than adding to it.
       if (!compareGiven) options.compareModels = [];
@@ -223,6 +234,13 @@ export async function runEval(args: readonly string[]): Promise<string> {
   const options = parseArgs(args);
   const models = modelsToScore(options);
   const shipped = models[0] as EvalModel;
+  if (options.only === 'agent-text') {
+    try {
+      return evaluateAgentText({ models, showErrors: options.showErrors });
+    } finally {
+      useNameModel(shipped.model);
+    }
+  }
   // The synthetic tables score the shipped model; the agent prompts and the real text score every model side by side.
   useNameModel(shipped.model);
   const presidio = await loadPresidioCorpus(options.presidio);
@@ -240,6 +258,7 @@ export async function runEval(args: readonly string[]): Promise<string> {
   ];
   try {
     parts.push(evaluateAgentPrompts(options, models));
+    parts.push(evaluateAgentText({ models, showErrors: options.showErrors }));
     parts.push(evaluateRealText({ corporaDirs: options.corpora, langs: options.langs, showErrors: options.showErrors, models }));
   } finally {
     useNameModel(shipped.model);

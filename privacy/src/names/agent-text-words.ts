@@ -1,0 +1,131 @@
+// Words the tagger reads as names in what coding agents send, and which are none: dates in git's and mail's
+// format ("Date:   Sun Nov 13 18:05:44 2016"), contractions opening a message string ("Didn't set pointers"),
+// camel-case identifiers ("LogLevel", "GoMod"), and a capitalised common word whose lower-case form the same text
+// writes too (a man page's table: "│ Fichero de configuración" beside "el fichero"). Set on the dev part of the
+// agent-text set (test/fixtures/agent-text); its held-out part is only reported.
+
+const WEEKDAYS: ReadonlySet<string> = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+const MONTHS = 'Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec';
+const MONTH_SET: ReadonlySet<string> = new Set(MONTHS.split('|'));
+/** After a weekday and month: the day of the month, then a time or a year ("Sun Nov 13 18:05:44", "Thu, 1 Jun 2017"). */
+const DAY_AFTER = new RegExp(`^,?[ \\t]+(?:(?:${MONTHS})[ \\t]+)?\\d{1,2}(?:[ \\t]+(?:${MONTHS}))?[ \\t]+\\d{1,4}[:\\s]`);
+
+/** Whether [start, end) is a weekday (and month) in a date: "Sun Nov" in "Sun Nov 13 18:05:44 2016". */
+export function isDateWords(text: string, start: number, end: number): boolean {
+  const words = text.slice(start, end).split(/\s+/);
+  if (!WEEKDAYS.has(words[0] as string) || !words.slice(1).every((w) => MONTH_SET.has(w))) return false;
+  return DAY_AFTER.test(text.slice(end, end + 24));
+}
+
+/** "Didn't", "Can’t": a contraction is no word of a name. */
+const CONTRACTION = /n['’]t$/u;
+
+/**
+ * An identifier written in camel case, three letters or more before the hump ("LogLevel", "CreatedBy",
+ * "DevTools"); not a name that capitalises inside (McDonald, MacKenzie, DeVito, LaToya, VanDyke, JoAnn), nor a
+ * nickname or an OCR'd word with a short first part ("VaGla", "CoTk").
+ */
+const CAMEL = /^(\p{Lu}\p{Ll}{2,})\p{Lu}/u;
+const NAME_PREFIXES: ReadonlySet<string> = new Set([
+  'Mc', 'Mac', 'De', 'Des', 'Di', 'Da', 'Du', 'Del', 'Della', 'Le', 'La', 'Lo', 'Van', 'Von', 'Ver', 'Fitz', 'St', 'Jo', 'Mary', 'Ann', 'Lee', 'Ray', 'Rose', 'Kay',
+]);
+
+export function isContraction(word: string): boolean {
+  return CONTRACTION.test(word);
+}
+
+export function isIdentifierWord(word: string): boolean {
+  if (CONTRACTION.test(word)) return true;
+  const camel = CAMEL.exec(word);
+  return camel !== null && !NAME_PREFIXES.has(camel[1] as string);
+}
+
+/**
+ * Whether the text around `at` (the 16-24 KB about it; all of a text up to 24 KB) also writes `word` in lower case as a word of its
+ * own: then the capitalised form is that common word opening a sentence, a table cell or a heading ("Fichero",
+ * "Backspace"), not a name. Answers are kept per block: a table repeats its words ("Fichero" opens 60 cells of
+ * suffixes(7)). Reading the whole text for every lone word halved the detector's speed on a 4 MB text.
+ */
+export function writtenLowerCase(text: string, word: string, at: number): boolean {
+  if (text !== memoText) {
+    memoText = text;
+    memo.clear();
+  }
+  // A text of three blocks or less is read whole.
+  const whole = text.length <= 3 * BLOCK;
+  const block = whole ? -1 : Math.floor(at / BLOCK);
+  const key = `${block}:${word}`;
+  let answer = memo.get(key);
+  if (answer === undefined) {
+    const from = whole ? 0 : Math.max(0, (block - 1) * BLOCK);
+    const to = whole ? text.length : Math.min(text.length, (block + 2) * BLOCK);
+    answer = findLowerCase(text, word, from, to);
+    memo.set(key, answer);
+  }
+  return answer;
+}
+
+const BLOCK = 8192;
+let memoText: string | undefined;
+const memo = new Map<string, boolean>();
+
+/** The block of `text` around `at` that writtenLowerCase reads: for other rules that look near a word. */
+export function nearby(text: string, at: number): string {
+  const block = Math.floor(at / BLOCK);
+  return text.length <= 3 * BLOCK ? text : text.slice(Math.max(0, (block - 1) * BLOCK), (block + 2) * BLOCK);
+}
+
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** What may follow a word of its own ("el fichero,", "$logger->", "(ada)"); a full stop only at a sentence's end. */
+const ENDS_WORD = new Set([' ', '\t', '\n', '\r', ',', ';', ':', '!', '?', '(', ')', '/', '"', "'", '»', '-']);
+
+// A word in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a dotted name
+// ("jade" in "jade.alglave@ens-lyon.fr"). Character tests, not slices: a short word occurs inside others thousands
+// of times in a page ("esta" in "establecer").
+function findLowerCase(text: string, word: string, from: number, to: number): boolean {
+  const lower = word.toLowerCase();
+  if (lower === word) return false;
+  for (let at = text.indexOf(lower, from); at !== -1 && at + lower.length <= to; at = text.indexOf(lower, at + 1)) {
+    if (at > 0 && WORD_CHAR.test(text.charAt(at - 1))) continue;
+    const end = at + lower.length;
+    if (end === text.length) return true;
+    const after = text.charAt(end);
+    if (ENDS_WORD.has(after)) return true;
+    if (after === '.' && !LETTER_OR_DIGIT.test(text.charAt(end + 1))) return true;
+  }
+  return false;
+}
+
+/**
+ * A man page's header or footer line, the page's name and section at both ends ("TAR(1)   General Commands Manual
+ * TAR(1)", "tty(4)   Kernel Interfaces Manual   tty(4)"): the words between are the manual's title.
+ */
+const MAN_HEADER_LINE = /^[ \t]*([\w.:+-]+\(\d\w*\))[ \t]{2,}\S.*\S[ \t]{2,}\1[ \t]*$/u;
+
+export function onManPageHeader(text: string, at: number): boolean {
+  const from = text.lastIndexOf('\n', at) + 1;
+  let to = text.indexOf('\n', at);
+  if (to === -1) to = text.length;
+  return to - from <= 200 && MAN_HEADER_LINE.test(text.slice(from, to));
+}
+
+/**
+ * What software is and has, in the words that name it ("Mandrill API key", "Redux DevTools", "Roslyn component",
+ * "Wildfire Plugin", "Fleep Webhooks", "Elastic Search handler"): a name right before one of these, or ending on
+ * one, is a product's or a tool's, not a person's.
+ */
+const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
+  `api apis sdk sdks cli plugin plugins handler handlers parser parsers server servers library libraries component
+  components module modules package packages driver drivers extension extensions framework frameworks devtools
+  repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
+  daemon protocol runtime compiler toolchain bindings`.split(/\s+/).filter((w) => w !== ''),
+);
+const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
+
+export function namesSoftware(text: string, start: number, end: number): boolean {
+  const last = text.slice(start, end).split(/\s+/).pop() as string;
+  if (start < end && last !== text.slice(start, end) && SOFTWARE_NOUNS.has(last.toLowerCase())) return true;
+  const next = NEXT_WORD.exec(text.slice(end, end + 24))?.[1];
+  return next !== undefined && SOFTWARE_NOUNS.has(next.toLowerCase());
+}

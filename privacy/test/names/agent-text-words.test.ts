@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { detect } from '../../src/detect.js';
+import { isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import { declaresType } from '../../src/names/type-names.js';
+
+const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+
+describe('privacy: what agent text makes look like a name', () => {
+  it('reads a weekday and month before a day and time as a date, a lone month or a name before other digits not', () => {
+    const at = (text: string, span: string): boolean => isDateWords(text, text.indexOf(span), text.indexOf(span) + span.length);
+    expect(at('Date:   Sun Nov 13 18:05:44 2016 +0700', 'Sun Nov')).to.equal(true);
+    expect(at('Date:   Thu Sep 29 22:15:37 2011', 'Thu')).to.equal(true);
+    expect(at('Date: Thu, 1 Jun 2017 10:00', 'Thu')).to.equal(true);
+    expect(at('Sun Nov wrote 3 letters', 'Sun Nov')).to.equal(false);
+    expect(at('Jan Kowalski 12 10:00', 'Jan Kowalski')).to.equal(false);
+  });
+
+  it('tells identifiers and contractions from names that capitalise inside', () => {
+    for (const w of ['LogLevel', 'CreatedBy', 'DevTools', "Didn't", 'Can’t']) expect(isIdentifierWord(w), w).to.equal(true);
+    for (const w of ['McDonald', 'MacKenzie', 'DeVito', 'LaToya', 'DesJarlais', 'VaGla', 'Anna', 'Jean-Luc']) expect(isIdentifierWord(w), w).to.equal(false);
+  });
+
+  it('finds a word written in lower case as a word of its own, not as part of an address or dotted name', () => {
+    expect(writtenLowerCase('Fichero de datos; el fichero ausente', 'Fichero', 0)).to.equal(true);
+    expect(writtenLowerCase('$logger->info(); Logger', 'Logger', 17)).to.equal(true);
+    expect(writtenLowerCase('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade', 0)).to.equal(false);
+    expect(writtenLowerCase('Ficheros', 'Ficheros', 0)).to.equal(false);
+    // Only the text near the word is read: 40 KB away it is another part of the text.
+    const far = `Fichero ${'x '.repeat(20_000)}el fichero`;
+    expect(writtenLowerCase(far, 'Fichero', 0)).to.equal(false);
+    expect(writtenLowerCase(far, 'Fichero', far.length - 20)).to.equal(true);
+  });
+
+  it("reads a man page's header line by the page's name at both ends", () => {
+    const text = 'TAR(1)                   General Commands Manual                  TAR(1)\n\nNAME\n       tar - an archiver\nTAR(1) by Anna Nowak\n';
+    expect(onManPageHeader(text, text.indexOf('Commands'))).to.equal(true);
+    expect(onManPageHeader(text, text.indexOf('Anna'))).to.equal(false);
+    expect(people('tty(4)                     Kernel Interfaces Manual                     tty(4)\n')).to.deep.equal([]);
+    expect(people('use std::{\n    sync::Arc,\n    time::Instant,\n};\n')).to.deep.equal([]);
+  });
+
+  it('reads a name before or ending on a word for software as a product', () => {
+    const at = (text: string, span: string): boolean => namesSoftware(text, text.indexOf(span), text.indexOf(span) + span.length);
+    expect(at('A valid Mandrill API key', 'Mandrill')).to.equal(true);
+    expect(at('the Wildfire Plugin, Protocol', 'Wildfire Plugin')).to.equal(true);
+    expect(at('Elastic Search handler', 'Elastic Search')).to.equal(true);
+    expect(at('Anna Kowalska reviewed the API', 'Anna Kowalska')).to.equal(false);
+    expect(at('Plugin', 'Plugin')).to.equal(false);
+    expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
+  });
+
+  it('reads Java, C# and Go declarations as type names', () => {
+    const code = 'private final Gson gson = new Gson();\nvar stack Stack\nfunc f(s *Buffer, buffer *Buffer)';
+    for (const w of ['Gson', 'Stack', 'Buffer']) expect(declaresType(code, w), w).to.equal(true);
+    expect(declaresType('Anna met Tom at noon; the anna.Tom field', 'Anna')).to.equal(false);
+    expect(declaresType('Grace grace', 'Grace')).to.equal(true);
+    expect(declaresType('Gracegrace and xgrace Grace', 'Grace')).to.equal(false);
+  });
+
+  it('finds no person in dates, CI steps, code or a man page table, and still the people beside them', () => {
+    expect(people('commit 1a2b3c\nAuthor: Andrew Gallant <jamslam@gmail.com>\nDate:   Sun Sep 11 13:26:53 2016 -0400\n\n    Fix the walker.\n')).to.deep.equal(['Andrew Gallant']);
+    expect(people('    steps:\n      - name: Checkout old version\n        uses: actions/checkout@v4\n      - name: Set up JDK 11\n')).to.deep.equal([]);
+    expect(people('Name: Anna Kowalska\nI spoke to Dervla Wigglesworth in accounts this morning.')).to.deep.equal(['Anna Kowalska', 'Dervla Wigglesworth']);
+    expect(people('                        name: Ok(alias),\n')).to.deep.equal([]);
+    expect(people('  private final Gson gson = new Gson();\n  /** Whether some Gson APIs are lenient. */\n')).to.deep.equal([]);
+    const table =
+      '       .cf          │ Fichero de configuración\n       .dat         │ Fichero de datos\n       .al          │ Fichero Perl de autocarga\n       Copie el fichero antes.\n';
+    expect(people(table)).to.deep.equal([]);
+    // A given name that is also a common word keeps a name it opens: "mark" elsewhere does not undo "Mark Nudelman".
+    expect(people('Press m to mark the line.\n\nAUTOR\n       Mark Nudelman\n')).to.deep.equal(['Mark Nudelman']);
+  });
+});
