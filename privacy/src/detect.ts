@@ -2,6 +2,7 @@ import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord } from './names/name-detector.js';
 import { surnamesMentioned } from './names/later-mentions.js';
+import { addOpeningNames } from './names/opening-names.js';
 import { markedWords, mayBeMarked, withoutMarked } from './names/marked-names.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
@@ -61,6 +62,7 @@ function scan(
   // name that is a common word ("Dan", "Elke").
   const tagged = findTaggedNames(text);
   const names = addTaggedNames(text, tagged, candidates, isCommonWord, knownSurnames);
+  addOpeningNames(text, tagged, candidates, isCommonWord);
   // settle only appends to what it is given (namesBeforeContacts): the first `named` stay this reading's.
   const named = candidates.length;
   return {
