@@ -2,6 +2,8 @@ import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord } from './names/name-detector.js';
 import { surnamesMentioned } from './names/later-mentions.js';
+import { addOpeningNames } from './names/opening-names.js';
+import { markedWords, mayBeMarked, withoutMarked } from './names/marked-names.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
@@ -20,18 +22,29 @@ const SPACE_LIKE_RE = /[\u00a0\u2007\u2009\u202f]/g;
  * `knownSurnames`: surnames of people other texts of the same request name in full, found here alone too.
  */
 export function detect(original: string, knownSurnames?: ReadonlySet<string>): Finding[] {
-  return scan(original, knownSurnames).findings;
+  const s = scan(original, knownSurnames);
+  const marked = s.candidates.some((c) => mayBeMarked(s.text, c)) ? markedWords(s.text) : NONE;
+  return s.settle(s.candidates, marked);
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
- * detect's findings; the surnames of the people the text names (to look for in other texts); and the findings
- * again with other texts' surnames looked for too, from what this reading left (no recognizer or tagger runs
- * twice).
+ * What detect reads in a text before it settles: the candidates; the surnames of the people the text names (to
+ * look for in other texts); the candidates again with other texts' surnames looked for too, from what this
+ * reading left (no recognizer or tagger runs twice); and how to settle candidates into findings, without the
+ * people a text of the request marks as firms or works (marked-names.ts).
  */
 function scan(
   original: string,
   knownSurnames?: ReadonlySet<string>,
-): { findings: Finding[]; surnames: ReadonlySet<string>; withKnown(known: ReadonlySet<string>): Finding[] } {
+): {
+  text: string;
+  candidates: Candidate[];
+  surnames: ReadonlySet<string>;
+  withKnown(known: ReadonlySet<string>): Candidate[];
+  settle(all: readonly Candidate[], marked: ReadonlySet<string>): Finding[];
+} {
   const text = original.replace(SPACE_LIKE_RE, ' ');
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);
@@ -47,22 +60,26 @@ function scan(
   }
   // Even when the tagger finds no name: its silence overrules a lone list surname ("Frauen", "Vater") or a given
   // name that is a common word ("Dan", "Elke").
-  const names = addTaggedNames(text, findTaggedNames(text), candidates, isCommonWord, knownSurnames);
+  const tagged = findTaggedNames(text);
+  const names = addTaggedNames(text, tagged, candidates, isCommonWord, knownSurnames);
+  addOpeningNames(text, tagged, candidates, isCommonWord);
   // settle only appends to what it is given (namesBeforeContacts): the first `named` stay this reading's.
   const named = candidates.length;
-  const settle = (all: Candidate[]): Finding[] => {
-    if (all.length === 0) return [];
-    namesBeforeContacts(text, all.slice(), all);
-    const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
-    return resolveOverlaps(kept).map((s) => ({ type: s.type, start: s.start, end: s.end, value: original.slice(s.start, s.end) }));
-  };
   return {
-    findings: settle(candidates),
+    text,
+    candidates,
     surnames: names.surnames,
     withKnown(known) {
       const more = candidates.slice(0, named);
       names.addKnown(more, known);
-      return settle(more);
+      return more;
+    },
+    settle(given, marked) {
+      const all = withoutMarked(text, given, marked);
+      if (all.length === 0) return [];
+      namesBeforeContacts(text, all.slice(), all);
+      const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
+      return resolveOverlaps(kept).map((s) => ({ type: s.type, start: s.start, end: s.end, value: original.slice(s.start, s.end) }));
     },
   };
 }
@@ -76,12 +93,17 @@ function scan(
  */
 export function detectAll(texts: readonly string[]): Finding[][] {
   const first = texts.map((t) => scan(t));
-  if (texts.length < 2) return first.map((r) => r.findings);
   const all = new Set(first.flatMap((r) => [...r.surnames]));
-  if (all.size === 0) return first.map((r) => r.findings);
-  return texts.map((t, i) => {
-    const own = first[i] as ReturnType<typeof scan>;
-    for (const s of surnamesMentioned(t, all)) if (!own.surnames.has(s)) return own.withKnown(all);
-    return own.findings;
+  const readings = first.map((own, i) => {
+    if (all.size > 0) for (const s of surnamesMentioned(texts[i] as string, all)) if (!own.surnames.has(s)) return own.withKnown(all);
+    return own.candidates;
   });
+  // A word any text marks as a firm or a work ("le groupe Renault") is no lone person in any of them.
+  let marked = NONE;
+  if (readings.some((cs, i) => cs.some((c) => mayBeMarked((first[i] as ReturnType<typeof scan>).text, c)))) {
+    const union = new Set<string>();
+    for (const r of first) for (const w of markedWords(r.text)) union.add(w);
+    marked = union;
+  }
+  return first.map((r, i) => r.settle(readings[i] as Candidate[], marked));
 }

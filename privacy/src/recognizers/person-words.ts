@@ -88,6 +88,13 @@ export const RUNNING_TEXT_TITLES = [
   'sig.ra', 'dott', 'dott.ssa', 'meneer', 'mevrouw', 'pani', 'panią', 'panem', 'pana', 'panu', 'panie',
 ];
 
+/**
+ * A minister's office before a name in running text, as the seven languages write it ("il ministro Lombardi",
+ * "der Minister Lauterbach", "le ministre Le Maire", "minister Hoekstra"): for the title rule, like
+ * RUNNING_TEXT_TITLES. Not other offices: "Präsident Frankreichs", "prezydent Polski" name a country.
+ */
+export const RUNNING_TEXT_OFFICES = ['ministro', 'ministra', 'ministre', 'minister', 'Minister', 'Ministerin', 'Ministro', 'Ministra', 'Ministre'];
+
 /** The titles without their full stops ("Dr", "Sig.ra"): a word as the name tagger's tokens write it. */
 export const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 

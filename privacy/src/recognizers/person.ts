@@ -15,6 +15,7 @@ import {
   PARTICLES,
   PLACE_PREFIXES,
   PLACE_WORDS,
+  RUNNING_TEXT_OFFICES,
   RUNNING_TEXT_TITLES,
   SIGN_OFFS,
   STOP_WORDS,
@@ -56,7 +57,7 @@ const TITLE_RE = new RegExp(String.raw`${TITLE}[ \t](${NAME_SEQ})(?!${LETTER}|[\
 // The lower-case titles come after a space, as running text writes them: opening on it, the scan passes every
 // other position at its first character (with them in TITLE_RE, bench:pii mixed prose 16.5 → 14.8 MB/s).
 const RUNNING_TEXT_TITLE_RE = new RegExp(
-  String.raw`[ \t]${wordAlternation(RUNNING_TEXT_TITLES)}\.?[ \t](${NAME_SEQ})(?!${LETTER}|[\d_])`,
+  String.raw`[ \t]${wordAlternation([...RUNNING_TEXT_TITLES, ...RUNNING_TEXT_OFFICES])}\.?[ \t](${NAME_SEQ})(?!${LETTER}|[\d_])`,
   'g',
 );
 // Greetings and sign-offs open their line (after any indent or '>' of a quoted mail). Anchored there, a scan
