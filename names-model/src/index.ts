@@ -23,3 +23,7 @@ export { sentencesOf } from './unlabelled-sentences.js';
 export type { ClusterLineage } from './train-names.js';
 export type { SourceTerms } from './licence-terms.js';
 export type { ClusterOptions } from './word-clusters.js';
+export { decodeLexiconSet, encodeLexiconSet, loadLexiconSets, readLexiconManifest } from './lexicon-manifest.js';
+export type { BuiltLexicon, LexiconManifest, LexiconSource } from './lexicon-manifest.js';
+export type { LexiconLineage } from './train-names.js';
+export { sourceWords, takes } from './lexicon-words.js';

@@ -1,4 +1,5 @@
 import type { ClusterManifest } from './cluster-manifest.js';
+import type { LexiconManifest } from './lexicon-manifest.js';
 import type { CorpusSource, DataManifest, TrainingProfile } from './manifest.js';
 
 /** What the terms line and NOTICE read of a source, labelled (manifest.ts) or unlabelled (cluster-manifest.ts). */
@@ -24,12 +25,17 @@ export function termsLine(profile: TrainingProfile, sources: readonly SourceTerm
  * The NOTICE written beside a trained model: its profile and terms, then each source it learned from (labels,
  * word clusters, lexicon, epoch choice) with its licence and obligations. The same sources give the same text.
  */
-export function noticeText(profile: TrainingProfile, sources: readonly SourceTerms[], clusterSources: readonly SourceTerms[] = []): string {
+export function noticeText(
+  profile: TrainingProfile,
+  sources: readonly SourceTerms[],
+  clusterSources: readonly SourceTerms[] = [],
+  lexiconSources: readonly SourceTerms[] = [],
+): string {
   const lines = [
     'Person-name tagger model: notices',
     '',
     `Profile: ${profile}`,
-    `Terms: ${termsLine(profile, [...sources, ...clusterSources])}`,
+    `Terms: ${termsLine(profile, [...sources, ...clusterSources, ...lexiconSources])}`,
     '',
     `Trained by names-model (npm run train:names -- --profile ${profile}) from the sources below: each one's labelled`,
     'sentences, and the word clusters, lower-case lexicon and epoch choice computed from them, are in the model.',
@@ -44,7 +50,14 @@ export function noticeText(profile: TrainingProfile, sources: readonly SourceTer
       '(files, commits and checksums: names-model/clusters/sources.json).',
     );
   }
-  for (const s of [...sources, ...clusterSources]) {
+  if (lexiconSources.length > 0) {
+    lines.push(
+      '',
+      'Word lists read as features are in the model too, as Bloom filters of word hashes: their sources follow',
+      '(files, versions and checksums: names-model/lexicons/sources.json).',
+    );
+  }
+  for (const s of [...sources, ...clusterSources, ...lexiconSources]) {
     lines.push(
       '',
       `== ${s.id}: ${s.name}`,
@@ -61,7 +74,11 @@ export function noticeText(profile: TrainingProfile, sources: readonly SourceTer
  * The shipped model's terms line and NOTICE, from the manifest's record of how it was trained; the unlabelled
  * sources of its word clusters from `clusters` (names-model/clusters/sources.json) when the record names any.
  */
-export function shippedModelTerms(manifest: DataManifest, clusters?: ClusterManifest): { sources: CorpusSource[]; terms: string; notice: string } {
+export function shippedModelTerms(
+  manifest: DataManifest,
+  clusters?: ClusterManifest,
+  lexicons?: LexiconManifest,
+): { sources: CorpusSource[]; terms: string; notice: string } {
   const sources = manifest.model.sources.map((id) => {
     const source = manifest.sources.find((s) => s.id === id);
     if (source === undefined) throw new Error(`the shipped model names source ${id}, which the manifest does not list`);
@@ -72,9 +89,14 @@ export function shippedModelTerms(manifest: DataManifest, clusters?: ClusterMani
     if (source === undefined) throw new Error(`the shipped model names unlabelled source ${id}, which the cluster manifest does not list`);
     return source;
   });
+  const lexiconSources = (manifest.model.lexiconSources ?? []).map((id) => {
+    const source = lexicons?.sources.find((s) => s.id === id);
+    if (source === undefined) throw new Error(`the shipped model names word-list source ${id}, which the lexicon manifest does not list`);
+    return source;
+  });
   return {
     sources,
-    terms: termsLine(manifest.model.profile, [...sources, ...clusterSources]),
-    notice: noticeText(manifest.model.profile, sources, clusterSources),
+    terms: termsLine(manifest.model.profile, [...sources, ...clusterSources, ...lexiconSources]),
+    notice: noticeText(manifest.model.profile, sources, clusterSources, lexiconSources),
   };
 }

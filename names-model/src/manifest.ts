@@ -88,6 +88,8 @@ export interface DataManifest {
    * directory: when set, every build uses those committed clusters instead of clustering the train part's text.
    */
   readonly unlabelledClusters?: string;
+  /** The word lists read as features (lexicon-manifest.ts), relative to this manifest's directory, when any. */
+  readonly lexicons?: string;
   readonly sources: readonly CorpusSource[];
   /** The model the repository ships, as the last default `train:names` run (the commercial profile) wrote it. */
   readonly model: {
@@ -99,6 +101,8 @@ export interface DataManifest {
     readonly sources: readonly string[];
     /** The unlabelled sources of its word clusters (names-model/clusters/sources.json), when it has them. */
     readonly clusterSources?: readonly string[];
+    /** The sources of its word lists (names-model/lexicons/sources.json), when it has them. */
+    readonly lexiconSources?: readonly string[];
   };
 }
 

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shippedModelTerms } from './licence-terms.js';
 import { readClusterManifest } from './cluster-manifest.js';
+import { readLexiconManifest } from './lexicon-manifest.js';
 import { readManifest } from './manifest.js';
 
 // node names-model/dist/src/notice-main.js
@@ -15,7 +16,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
 const modelFile = resolve(ROOT, manifest.model.file);
 const clusters = manifest.unlabelledClusters === undefined ? undefined : readClusterManifest(join(ROOT, 'names-model', manifest.unlabelledClusters));
-const { terms, notice } = shippedModelTerms(manifest, clusters);
+const lexicons = manifest.lexicons === undefined ? undefined : readLexiconManifest(join(ROOT, 'names-model', manifest.lexicons));
+const { terms, notice } = shippedModelTerms(manifest, clusters, lexicons);
 const noteFile = modelFile.replace(/\.bin$/, '.json');
 const note = JSON.parse(readFileSync(noteFile, 'utf8')) as Record<string, unknown>;
 const { sha256, bytes, ...rest } = note;

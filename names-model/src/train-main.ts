@@ -66,12 +66,22 @@ const note = {
   ...(result.clusterLineage === null
     ? {}
     : { clusters: { sources: result.clusterLineage.sources.map((s) => s.id), files: result.clusterLineage.files } }),
+  ...(result.lexiconLineage === null
+    ? {}
+    : { lexicons: { sources: result.lexiconLineage.sources.map((s) => s.id), files: result.lexiconLineage.files } }),
 };
 writeFileSync(modelFile.replace(/\.bin$/, '.json'), `${JSON.stringify(note, null, 2)}\n`);
-writeFileSync(join(dirname(modelFile), 'NOTICE'), noticeText(result.profile, result.sourceTerms, result.clusterLineage?.sources ?? []));
+writeFileSync(join(dirname(modelFile), 'NOTICE'), noticeText(result.profile, result.sourceTerms, result.clusterLineage?.sources ?? [], result.lexiconLineage?.sources ?? []));
 if (shipped) {
   const clusterSources = result.clusterLineage?.sources.map((s) => s.id);
-  const model = { ...manifest.model, sha256: result.sha256, sources: result.sources, ...(clusterSources === undefined ? {} : { clusterSources }) };
+  const lexiconSources = result.lexiconLineage?.sources.map((s) => s.id);
+  const model = {
+    ...manifest.model,
+    sha256: result.sha256,
+    sources: result.sources,
+    ...(clusterSources === undefined ? {} : { clusterSources }),
+    ...(lexiconSources === undefined ? {} : { lexiconSources }),
+  };
   writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, model }, null, 2)}\n`);
 }
 log(`model: ${relative(process.cwd(), modelFile)}, ${(result.bytes.length / 1e6).toFixed(1)} MB, profile ${result.profile}, sha256 ${result.sha256}, best epoch ${result.epochs}`);

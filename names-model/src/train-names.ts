@@ -6,6 +6,7 @@ import { encodeNameModel, sha256Hex } from '@gateway/privacy/internals';
 import { quantisedScorer, tagWords, type TagScorer } from '@gateway/privacy/internals';
 import { loadMergedClusters, readClusterManifest, type UnlabelledSource } from './cluster-manifest.js';
 import { combineClusters } from './cluster-merge.js';
+import { loadLexiconSets, readLexiconManifest, type LexiconSource } from './lexicon-manifest.js';
 import { termsLine } from './licence-terms.js';
 import { locateCorpusFiles, profileSources, type CorpusFile, type CorpusSource, type DataManifest, type TrainingProfile } from './manifest.js';
 import { AveragedPerceptron, quantisedModel, seededRandom, shuffledOrder } from './perceptron.js';
@@ -99,7 +100,29 @@ export interface ClusterLineage {
  * manifest names them (`manifestDir`: the manifest's directory), the wide clusters committed from large unlabelled
  * text, joined under one table.
  */
-export function buildLexicon(manifest: DataManifest, sentences: readonly LabelledSentence[], manifestDir?: string): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null } {
+export function buildLexicon(
+  manifest: DataManifest,
+  sentences: readonly LabelledSentence[],
+  manifestDir?: string,
+): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null; lexiconLineage: LexiconLineage | null } {
+  const { lexicon, clusterLineage } = buildClusteredLexicon(manifest, sentences, manifestDir);
+  if (manifest.lexicons === undefined) return { lexicon, clusterLineage, lexiconLineage: null };
+  if (manifestDir === undefined) throw new Error('the manifest names word lists: the manifest directory is needed to find them');
+  const file = join(manifestDir, manifest.lexicons);
+  const lexiconManifest = readLexiconManifest(file);
+  const { sets, files } = loadLexiconSets(lexiconManifest, dirname(file));
+  const used = new Set(lexiconManifest.order.flatMap((id) => lexiconManifest.lexicons[id]?.sources ?? []));
+  const sources = lexiconManifest.sources.filter((s) => used.has(s.id));
+  return { lexicon: { ...lexicon, sets }, clusterLineage, lexiconLineage: { sources, files } };
+}
+
+/** The word lists' origin: their sources and the committed list files (names-model/lexicons/). */
+export interface LexiconLineage {
+  readonly sources: readonly LexiconSource[];
+  readonly files: readonly { readonly file: string; readonly sha256: string }[];
+}
+
+function buildClusteredLexicon(manifest: DataManifest, sentences: readonly LabelledSentence[], manifestDir?: string): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null } {
   const common = commonWords(sentences);
   const options = { ...DEFAULT_CLUSTER_OPTIONS, ...manifest.clusters, seed: manifest.seed };
   const own = trainWordClusters(sentences.map((s) => s.words), options);
@@ -139,6 +162,8 @@ export interface TrainResult {
   readonly sourceTerms: readonly CorpusSource[];
   /** Where the word clusters came from when not from the train part. */
   readonly clusterLineage: ClusterLineage | null;
+  /** Where the word lists came from, when the manifest names them. */
+  readonly lexiconLineage: LexiconLineage | null;
   /** The model's terms in a line, as its header states them. */
   readonly terms: string;
   readonly epochs: number;
@@ -170,10 +195,11 @@ export function trainNames(options: TrainOptions): TrainResult {
   const { manifest } = options;
   const sources = chosenSources(manifest, options.profile, options.without ?? []);
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
-  const { lexicon, clusterLineage } = buildLexicon(manifest, splits.train, options.manifestDir);
-  const terms = termsLine(options.profile, [...sources, ...(clusterLineage?.sources ?? [])]);
+  const { lexicon, clusterLineage, lexiconLineage } = buildLexicon(manifest, splits.train, options.manifestDir);
+  const terms = termsLine(options.profile, [...sources, ...(clusterLineage?.sources ?? []), ...(lexiconLineage?.sources ?? [])]);
   log(`profile ${options.profile}, sources: ${sources.map((s) => s.id).join(', ')}`);
   if (clusterLineage !== null) log(`word clusters: ${clusterLineage.files.map((f) => f.file).join(', ')} (${clusterLineage.sources.map((s) => s.id).join(', ')})`);
+  if (lexiconLineage !== null) log(`word lists: ${lexiconLineage.files.map((f) => f.file).join(', ')} (${lexiconLineage.sources.map((s) => s.id).join(', ')})`);
   log(`terms: ${terms}`);
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
   const random = seededRandom(manifest.seed);
@@ -184,6 +210,7 @@ export function trainNames(options: TrainOptions): TrainResult {
     terms,
     sources: sources.map((s) => s.id),
     ...(clusterLineage === null ? {} : { clusterSources: clusterLineage.sources.map((s) => s.id) }),
+    ...(lexiconLineage === null ? {} : { lexiconSources: lexiconLineage.sources.map((s) => s.id) }),
     seed: manifest.seed,
   };
   let best: { model: NameModel; dev: NameScore; epoch: number } | undefined;
@@ -222,6 +249,7 @@ export function trainNames(options: TrainOptions): TrainResult {
     sources: info.sources,
     sourceTerms: sources,
     clusterLineage,
+    lexiconLineage,
     terms,
     epochs: best.epoch,
     dev: best.dev,

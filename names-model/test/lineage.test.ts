@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
 import { decodeNameModel } from '@gateway/privacy/internals';
-import { buildLexicon, chosenSources, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
+import { buildLexicon, chosenSources, readLexiconManifest, termsLine, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
 
 // The profiles' licence and lineage check. A commercial model must not learn or be tuned from anything a source
@@ -40,6 +40,8 @@ const COMMERCIAL_IDS = new Set([
   'LicenseRef-gateway-fixture',
   // text out of copyright whose publisher claims no right in it (ELTeC-fra, ELTeC-pol; names-model/clusters/)
   'LicenseRef-public-domain',
+  // names of software as facts, not text: only the "Package:" field of Debian's archive index (names-model/lexicons/)
+  'LicenseRef-facts',
 ]);
 
 // Evaluation text that no word cluster may be learnt from (issue 32): novels annotated in public French literary
@@ -223,6 +225,48 @@ describe('names-model: licence terms and the profiles lineage', function () {
     const { clusterLineage } = buildLexicon(manifest, [], join(ROOT, 'names-model'));
     expect(clusterLineage?.files.map((f) => f.file)).to.deep.equal(clusterManifest.languages.map((l) => `${l}.bin`));
     expect(clusterLineage?.sources.every((s) => s.commercialUse)).to.equal(true);
+  });
+
+  it('reads word lists only from sources allowing commercial use, none of them evaluation text, from the committed files the manifest sums', () => {
+    // The shipped model does not read them yet (docs/privacy.md (n)); a manifest naming them builds from these files.
+    const lexicons = readLexiconManifest(join(ROOT, 'names-model/lexicons/sources.json'));
+    for (const source of lexicons.sources) {
+      expect(source.commercialUse, source.id).to.equal(true);
+      // An "OR" expression is a choice: one commercial licence among them is enough (GPL-only lists are out).
+      const ids = idsOf(source.spdx);
+      const allowed = source.spdx.includes(' OR ') ? ids.some((id) => COMMERCIAL_IDS.has(id)) : ids.every((id) => COMMERCIAL_IDS.has(id));
+      expect(allowed, `${source.id}: ${source.spdx}`).to.equal(true);
+      expect(source.version, source.id).to.match(/\S/);
+      for (const file of source.files) {
+        expect(file.sha256, file.local).to.match(/^[0-9a-f]{64}$/);
+        expect(file.local, file.local).not.to.match(/agent-text|(^|[/_-])test([._/-]|$)/i);
+      }
+    }
+    for (const id of lexicons.order) {
+      const built = lexicons.lexicons[id];
+      expect(sha256OfFile(join(ROOT, 'names-model/lexicons', built?.file ?? '')), id).to.equal(built?.sha256);
+    }
+    const named = { ...manifest, lexicons: 'lexicons/sources.json' };
+    const { lexiconLineage, lexicon } = buildLexicon(named, [], join(ROOT, 'names-model'));
+    expect(lexiconLineage?.files.map((f) => f.file)).to.deep.equal(lexicons.order.map((id) => lexicons.lexicons[id]?.file));
+    expect(lexiconLineage?.sources.every((s) => s.commercialUse)).to.equal(true);
+    expect(lexicon.sets?.map((s) => s.id)).to.deep.equal(lexicons.order);
+    // Their terms reach the model's terms line and NOTICE when it reads them.
+    const terms = termsLine('commercial', lexiconLineage?.sources ?? []);
+    expect(terms).to.match(/^commercial profile: commercial use allowed by every source \(debian-packages LicenseRef-facts, linguist-languages MIT, /);
+    // A manifest without them builds no lists: a model trained from it has the features it had before them.
+    const { lexicons: _named, ...unnamed } = named;
+    const plain = buildLexicon(unnamed, [], join(ROOT, 'names-model'));
+    expect(plain.lexicon.sets).to.equal(undefined);
+    expect(plain.lexiconLineage).to.equal(null);
+  });
+
+  it('refuses a word-list manifest naming a source that refuses commercial use', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-lexicons-'));
+    const lexicons = readLexiconManifest(join(ROOT, 'names-model/lexicons/sources.json'));
+    const bad = { ...lexicons, sources: lexicons.sources.map((s, i) => (i === 0 ? { ...s, commercialUse: false } : s)) };
+    writeFileSync(join(dir, 'sources.json'), JSON.stringify(bad));
+    expect(() => readLexiconManifest(join(dir, 'sources.json'))).to.throw(/debian-packages: refuses commercial use/);
   });
 
   it('refuses a cluster manifest naming a source that refuses commercial use', () => {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
-import { readClusterManifest, readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
+import { readClusterManifest, readLexiconManifest, readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
 
 // The model the proxy ships is the one the manifest describes: same checksum in the manifest, in the note the
 // proxy checks at start, and of the file's bytes. And the manifest is complete: every training file's origin,
@@ -38,7 +38,8 @@ describe('names-model: the shipped model and its manifest', () => {
   it('states its profile and terms at load, with the NOTICE of its sources obligations beside it', () => {
     const file = join(ROOT, manifest.model.file);
     const clusters = manifest.unlabelledClusters === undefined ? undefined : readClusterManifest(join(ROOT, 'names-model', manifest.unlabelledClusters));
-    const { terms, notice } = shippedModelTerms(manifest, clusters);
+    const lexicons = manifest.lexicons === undefined ? undefined : readLexiconManifest(join(ROOT, 'names-model', manifest.lexicons));
+    const { terms, notice } = shippedModelTerms(manifest, clusters, lexicons);
     const checked = openNameModel(file);
     expect(checked.profile).to.equal(manifest.model.profile);
     expect(checked.terms).to.equal(terms);

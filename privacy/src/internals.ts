@@ -22,6 +22,7 @@ export {
   MAX_FEATURES,
   NAME_TAGS,
   NameFeatureContext,
+  wordInfo,
   TAG_COUNT,
   TAG_O,
 } from './names/name-features.js';
@@ -32,3 +33,5 @@ export { tokeniseForNames } from './names/name-tokens.js';
 export { addTaggedNames } from './names/tagged-names.js';
 export { CAP_GRADES, clusterIndexOf, coarseClusterOf, fineAt, fineClusterOf, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER, NO_CLUSTERS, wideAt } from './names/word-clusters.js';
 export type { WordClusters } from './names/word-clusters.js';
+export { addToLexiconSet, emptyLexiconSet, lexiconMask, MAX_LEXICON_SETS } from './names/lexicon-sets.js';
+export type { LexiconSet } from './names/lexicon-sets.js';

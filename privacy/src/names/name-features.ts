@@ -10,6 +10,7 @@ import {
   TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
+import { lexiconMask, type LexiconSet } from './lexicon-sets.js';
 import { clusterIndexOf, coarseClusterOf, fineAt, hasWide, NO_CLUSTERS, wideAt, type WordClusters } from './word-clusters.js';
 
 // Features of one word for the name tagger, hashed to integers: the word, its affixes and shape, the two words on
@@ -142,6 +143,8 @@ export interface WordInfo {
   readonly wide: number;
   readonly capGrade: number;
   readonly nameGrade: number;
+  /** Bit i: the word, lower-cased, is in the model's word list i (lexicon-sets.ts); 0 when it has none. */
+  readonly lists: number;
   /** The word's own features (word, affixes, shape, length, lists): their ids. */
   readonly lexical: Uint32Array;
 }
@@ -156,6 +159,8 @@ export interface NameLexicon {
   /** The lower-case lexicon (below), LEXICON_BITS bits, or none. */
   readonly common: Uint32Array;
   readonly clusters: WordClusters;
+  /** Word lists from outside the training text (software names, dictionaries), or none (a model before them). */
+  readonly sets?: readonly LexiconSet[];
 }
 
 const NO_LEXICON: NameLexicon = { common: new Uint32Array(0), clusters: NO_CLUSTERS };
@@ -227,6 +232,16 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
     }
     lexical.push(mix(46, capGrade * 32 + nameGrade), mix(47, capGrade * 2 + common), mix(51, wide), mix(52, wideCoarse * 2 + common));
   }
+  // Word lists: a model without them (PTAG4 and older) gets none of these features, so it scores as it did. The
+  // list bits are crossed with the name lists: "Jackson" in a software list and the surname list, "Brotli" in the
+  // software list alone, weigh differently, as training finds.
+  const sets = lexicon.sets;
+  let lists = 0;
+  if (sets !== undefined && sets.length > 0) {
+    lists = lexiconMask(sets, lowerHash);
+    // A word in no list gets no feature for it: such words (most names) score from what they scored from before.
+    if (lists !== 0) lexical.push(mix(55, lists), mix(56, lists * 8 + Math.min(given * 4 + surname, 7)));
+  }
   const info: WordInfo = {
     lowerHash,
     shapeHash,
@@ -238,6 +253,7 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
     wide,
     capGrade,
     nameGrade,
+    lists,
     lexical: Uint32Array.from(lexical),
   };
   cache.set(w, info);
@@ -348,6 +364,10 @@ export class NameFeatureContext {
       out[n++] = mix(50, info.nameGrade * 16 + prevTag);
       out[n++] = mix(53, (hasPrev ? this.info(i - 1).wide : 0xffff) * 0x10000 + (hasNext ? this.info(i + 1).wide : 0xffff));
       out[n++] = mix(54, info.wide * 16 + prevTag);
+    }
+    if (info.lists !== 0) {
+      // The word's lists at a sentence start or not: a dictionary word opening a sentence is no evidence of a name.
+      out[n++] = mix(58, info.lists * 2 + atStart);
     }
     return n;
   }
