@@ -16,11 +16,12 @@
 // bench/results/latest.json; each process's output in bench/results/logs (all git-ignored). Installs report on
 // stderr, so stdout is the table alone. Missing peers are installed: nginx-light with apt-get (as root),
 // Portkey into bench/.peers with npm (git-ignored), never as project dependencies.
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Pool } from 'undici';
 import { startTraceSink } from './trace-sink.mjs';
+import { startChild as startSharedChild } from './child-process.mjs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -63,44 +64,9 @@ function freePort() {
   });
 }
 
-/**
- * Starts a child and resolves once a line of its output matches `ready` (with the match). Its stdout and stderr
- * go to a file of its own (bench/results/logs/NAME.log), not to a pipe this process reads: the gateway writes an
- * access-log line per request, and reading them here put a pipe read into the load generator's event loop, on
- * the measured path of that arm only.
- */
-function startChild(name, cmd, args, { env = {}, ready, cwd = ROOT }) {
-  const logDir = join(RESULTS, 'logs');
-  mkdirSync(logDir, { recursive: true });
-  const logFile = join(logDir, `${name}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(cmd, args, { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  cleanups.push(() => new Promise((r) => {
-    if (child.exitCode !== null || child.signalCode !== null) return r();
-    child.once('exit', r);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }));
-  const output = () => readFileSync(logFile, 'utf8');
-  return new Promise((res, rej) => {
-    let settled = false;
-    const settle = (fn) => {
-      if (settled) return;
-      settled = true;
-      clearInterval(poll);
-      clearTimeout(timer);
-      fn();
-    };
-    const timer = setTimeout(() => settle(() => rej(new Error(`${name} did not start:\n${output()}`))), 30_000);
-    const poll = setInterval(() => {
-      const m = ready === undefined ? null : output().split('\n').map((line) => ready.exec(line)).find((x) => x !== null);
-      if (m !== undefined && m !== null) settle(() => res({ child, match: m }));
-    }, 20);
-    child.once('exit', (code) => settle(() => rej(new Error(`${name} exited (${code}):\n${output()}`))));
-    if (ready === undefined) settle(() => res({ child, match: null }));
-  });
-}
+/** startChild (bench/child-process.mjs) with this bench's log folder, clean-up list and the repository as cwd. */
+const startChild = (name, cmd, args, { env, ready, cwd = ROOT }) =>
+  startSharedChild(name, cmd, args, { env, ready, cwd, logDir: join(RESULTS, 'logs'), cleanups });
 
 /** Resolves once something accepts connections on the port. */
 async function waitForPort(port, name) {

@@ -12,13 +12,14 @@
 // (for the off arm it should be nil), with the traced arm's top self-time functions. Profiling slows the arms, so
 // the CPU table of a profiled run is not the cost; run without it for that. Requests go through 16 keep-alive
 // connections; any status but 200 is counted and reported.
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startTraceSink } from './trace-sink.mjs';
+import { startChild as startSharedChild } from './child-process.mjs';
 import { RedisServerProcess } from '@gateway/policy/test-support/redis';
 import { TestGateway, createKey } from '../test/dist/src/harness/gateway.js';
 import { fmt, intFromEnv, machine, percentile, processCpuMs } from './stats.mjs';
@@ -40,30 +41,9 @@ const cleanup = async () => {
 process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
-function startChild(name, args, env, ready) {
-  mkdirSync(join(RESULTS, 'logs'), { recursive: true });
-  const logFile = join(RESULTS, 'logs', `${name}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  cleanups.push(() => new Promise((r) => {
-    if (child.exitCode !== null || child.signalCode !== null) return r();
-    child.once('exit', r);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`${name} did not start:\n${readFileSync(logFile, 'utf8')}`)), 30_000);
-    const poll = setInterval(() => {
-      const m = readFileSync(logFile, 'utf8').split('\n').map((line) => ready.exec(line)).find((x) => x !== null);
-      if (m === undefined) return;
-      clearInterval(poll);
-      clearTimeout(timer);
-      res({ child, match: m });
-    }, 20);
-    child.once('exit', (code) => rej(new Error(`${name} exited (${code}):\n${readFileSync(logFile, 'utf8')}`)));
-  });
-}
+/** A node child (bench/child-process.mjs) with this bench's log folder and clean-up list. */
+const startChild = (name, args, env, ready) =>
+  startSharedChild(name, process.execPath, args, { env, ready, cwd: ROOT, logDir: join(RESULTS, 'logs'), cleanups });
 
 async function startGateway(name, mockPort, extraEnv, profDir) {
   const redis = await RedisServerProcess.start();
