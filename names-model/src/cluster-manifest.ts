@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeLanguageClusters, type LanguageClusters } from './cluster-file.js';
 import { mergeClusters, type WideClusters } from './cluster-merge.js';
-import { sha256OfFile, termProblems, type CorpusSource } from './manifest.js';
+import { everyModelInputProblems, sha256OfFile, type CorpusSource } from './manifest.js';
 import type { ClusterOptions } from './word-clusters.js';
 
 /**
@@ -50,9 +50,7 @@ export function readClusterManifest(file: string): ClusterManifest {
   const m = JSON.parse(readFileSync(file, 'utf8')) as ClusterManifest;
   const problems: string[] = [];
   for (const s of m.sources) {
-    for (const p of termProblems({ ...s, format: 'bio-space', files: [] })) problems.push(`${s.id}: ${p}`);
-    // Clusters go into every model, the commercial one included: only sources allowing commercial use.
-    if (!s.commercialUse) problems.push(`${s.id}: refuses commercial use; word clusters may use only sources that allow it`);
+    problems.push(...everyModelInputProblems(s, 'word clusters'));
     if (!m.languages.includes(s.language)) problems.push(`${s.id}: language ${s.language} is not built`);
   }
   if (problems.length > 0) throw new Error(`${file}:\n  - ${problems.join('\n  - ')}`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { emptyLexiconSet, type LexiconSet } from '@gateway/privacy/internals';
-import { sha256OfFile, termProblems, type CorpusSource } from './manifest.js';
+import { everyModelInputProblems, sha256OfFile, type CorpusSource } from './manifest.js';
 
 /**
  * names-model/lexicons/sources.json: the word lists the tagger reads as features (`npm run build:lexicons`), each
@@ -53,9 +53,7 @@ export function readLexiconManifest(file: string): LexiconManifest {
   const m = JSON.parse(readFileSync(file, 'utf8')) as LexiconManifest;
   const problems: string[] = [];
   for (const s of m.sources) {
-    for (const p of termProblems({ ...s, format: 'bio-space', files: [] })) problems.push(`${s.id}: ${p}`);
-    // The lists go into every model, the commercial one included: only sources allowing commercial use.
-    if (!s.commercialUse) problems.push(`${s.id}: refuses commercial use; word lists may use only sources that allow it`);
+    problems.push(...everyModelInputProblems(s, 'word lists'));
   }
   for (const id of m.order) {
     const built = m.lexicons[id];

@@ -134,6 +134,16 @@ export function termProblems(source: CorpusSource): string[] {
   return problems;
 }
 
+/**
+ * What bars a source of an input every model reads (word clusters, word lists; `what` names it in the message):
+ * incomplete licence terms, or a licence that refuses commercial use, since the commercial model reads it too.
+ */
+export function everyModelInputProblems(source: Omit<CorpusSource, 'files' | 'format'>, what: string): string[] {
+  const problems = termProblems({ ...source, format: 'bio-space', files: [] }).map((p) => `${source.id}: ${p}`);
+  if (!source.commercialUse) problems.push(`${source.id}: refuses commercial use; ${what} may use only sources that allow it`);
+  return problems;
+}
+
 /** The sources a profile may read, before any is switched off: commercial, only those allowing commercial use. */
 export function profileSources(manifest: DataManifest, profile: TrainingProfile): CorpusSource[] {
   return manifest.sources.filter((s) => profile === 'research' || s.commercialUse);
