@@ -8,6 +8,7 @@ import {
   type SpanOptions,
   type Tracer,
 } from '@opentelemetry/api';
+import { ERROR_TYPE } from './semconv.js';
 
 /**
  * Contexts are passed by hand (a step's parent is an argument), never held in an AsyncLocalStorage: startTracing
@@ -70,7 +71,7 @@ export function endWhenSettled<T>(span: Span, settled: Promise<T>, describe?: (s
     },
     (err: unknown) => {
       // The class of the failure only: an exception's message may quote a value (CONTRACT.md "Traces").
-      if (span.isRecording()) span.setAttribute('error.type', errorTypeOf(err));
+      if (span.isRecording()) span.setAttribute(ERROR_TYPE, errorTypeOf(err));
       span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
       throw err;
