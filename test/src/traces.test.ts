@@ -255,7 +255,7 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(sent).to.match(new RegExp(`^00-${incoming.traceId}-[0-9a-f]{16}-01$`));
     expect(sent).to.not.equal(traceparent);
 
-    const { proxy, port } = await extraProxy(gw, { OTEL_GATEWAY_TRUST_INCOMING: 'false' });
+    const { proxy, port } = await extraProxy(gw, { OTEL_GATEWAY_TRUST_INCOMING: 'false', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=traces-test,team=a%2Cb' });
     extras.push(proxy);
     fake.enqueue({});
     const untrusted = await post(port, body({}, 'hi'), { traceparent });
@@ -264,6 +264,8 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(root.traceId).to.not.equal(incoming.traceId);
     expect(root.parentSpanId).to.equal('');
     expect(root.links).to.deep.equal([incoming]);
+    // OTEL_RESOURCE_ATTRIBUTES on the process's resource, beside its default service name.
+    expect(root.resource).to.include({ 'deployment.environment.name': 'traces-test', team: 'a,b', 'service.name': 'gateway-proxy' });
     expect(fake.requests[1]?.headers['traceparent']).to.match(new RegExp(`^00-${root.traceId}-`));
   });
 

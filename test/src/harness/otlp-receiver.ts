@@ -21,6 +21,8 @@ export const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
 /** One exported span, flattened: ids in hex, attributes as plain values. */
 export interface ReceivedSpan {
   service: string;
+  /** The exporting process's resource attributes (service.name among them). */
+  resource: Record<string, unknown>;
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -116,6 +118,7 @@ export class OtlpReceiver {
         for (const s of ss.spans ?? []) {
           this.spans.push({
             service,
+            resource,
             traceId: hex(s.traceId),
             spanId: hex(s.spanId),
             parentSpanId: hex(s.parentSpanId),
