@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startTestRedis, type TestRedis } from '@gateway/policy/test-support/redis';
 import { startMessagesFake, type MessagesFake } from './fakes/index.js';
-import { TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
+import { REPO_ROOT, TestGateway, createKey, startService, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './harness/otlp-receiver.js';
 
 const UPSTREAM_KEY = 'upstream-secret-key';
@@ -149,6 +151,12 @@ describe('traces (OpenTelemetry, OTLP/HTTP protobuf to a real receiver)', functi
     expect(one(spans, 'policy.counters.settle').parentSpanId).to.equal(report.spanId);
     expect(one(spans, 'policy.ledger.write').parentSpanId).to.equal(report.spanId);
     expect(spans).to.have.length(expected.length + 2);
+
+    // Every span of both processes names the pinned conventions, the version docs/operations.md and README name.
+    const pinned = /GenAI\s+semantic\s+conventions\s+\*\*v(\d+\.\d+\.\d+)\*\*\s+\(pinned/.exec(readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8'))?.[1];
+    expect(pinned, 'the pinned version in docs/operations.md').to.be.a('string');
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).to.contain(`GenAI conventions v${pinned}`);
+    expect([...new Set(spans.map((s) => s.schemaUrl))]).to.deep.equal([`https://opentelemetry.io/schemas/${pinned}`]);
   });
 
   it('notes the first token of a stream as an event on the attempt span', async function () {

@@ -23,6 +23,8 @@ export interface ReceivedSpan {
   service: string;
   /** The exporting process's resource attributes (service.name among them). */
   resource: Record<string, unknown>;
+  /** The schema URL of the span's instrumentation scope (the semantic-conventions version it follows). */
+  schemaUrl: string;
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -119,6 +121,7 @@ export class OtlpReceiver {
           this.spans.push({
             service,
             resource,
+            schemaUrl: ss.schemaUrl ?? '',
             traceId: hex(s.traceId),
             spanId: hex(s.spanId),
             parentSpanId: hex(s.parentSpanId),
@@ -150,6 +153,7 @@ interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
     scopeSpans?: Array<{
+      schemaUrl?: string;
       spans?: Array<{
         traceId?: string;
         spanId?: string;
