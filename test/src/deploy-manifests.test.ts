@@ -235,6 +235,43 @@ describe('deployment: kustomize, Docker, compose, Grafana and alerts agree with 
     }
   });
 
+  it('every proxy and policy container of every rendering takes the traces endpoint from the optional ConfigMap key; compose sends both through the collector to Jaeger', function () {
+    const tracing = { name: 'gateway-tracing', key: 'OTEL_EXPORTER_OTLP_ENDPOINT', optional: true };
+    type EnvRef = { name: string; valueFrom?: { configMapKeyRef?: Record<string, unknown> } };
+    for (const [name, objects] of [['base', base], ['scaled', scaled], ['ha', ha], ['ha-cloudnativepg', haCnpg]] as const) {
+      const gateway = objects
+        .filter((o) => o.kind === 'StatefulSet' || o.kind === 'Deployment')
+        .flatMap((o) => podSpec(o).containers.filter((c) => c.name === 'proxy' || c.name === 'policy').map((c) => [`${name}: ${o.metadata.name}/${c.name}`, c] as const));
+      expect(new Set(gateway.map(([, c]) => c.name)), name).to.deep.equal(new Set(['proxy', 'policy']));
+      for (const [where, c] of gateway) {
+        const ref = (c.env as EnvRef[] | undefined)?.find((e) => e.name === 'OTEL_EXPORTER_OTLP_ENDPOINT')?.valueFrom?.configMapKeyRef;
+        expect(ref, where).to.deep.equal(tracing);
+      }
+    }
+
+    const compose = parse(readFileSync(join(REPO_ROOT, 'deploy/compose/docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { environment?: Record<string, string>; volumes?: string[] }>;
+    };
+    const endpoints = ['proxy', 'policy'].map((s) => new URL(compose.services[s]?.environment?.['OTEL_EXPORTER_OTLP_ENDPOINT'] ?? 'http://unset'));
+    const collectorHost = endpoints[0]!.hostname;
+    expect(endpoints.map((u) => u.host)).to.deep.equal([endpoints[0]!.host, endpoints[0]!.host]);
+    const collector = compose.services[collectorHost];
+    expect(collector, `a compose service named ${collectorHost}`).to.not.equal(undefined);
+    // The collector's own configuration, as mounted: an OTLP/HTTP receiver on that port, a traces pipeline to Jaeger.
+    const mount = collector!.volumes?.map((v) => v.split(':')).find(([, target]) => target === '/etc/otelcol/config.yaml');
+    const config = parse(readFileSync(join(REPO_ROOT, 'deploy/compose', mount![0]!), 'utf8')) as {
+      receivers: { otlp: { protocols: { http: { endpoint: string } } } };
+      exporters: Record<string, { endpoint: string }>;
+      service: { pipelines: { traces: { receivers: string[]; exporters: string[] } } };
+    };
+    expect(config.receivers.otlp.protocols.http.endpoint.split(':').pop()).to.equal(endpoints[0]!.port);
+    expect(config.service.pipelines.traces.receivers).to.include('otlp');
+    const exporter = config.exporters[config.service.pipelines.traces.exporters[0]!]!;
+    const jaegerHost = exporter.endpoint.split(':')[0]!;
+    expect(compose.services[jaegerHost], `a compose service named ${jaegerHost}`).to.not.equal(undefined);
+    expect(compose.services[jaegerHost] as unknown as { image: string }).to.have.property('image').that.matches(/jaeger|tempo/);
+  });
+
   it('the catalogue ConfigMap carries the repo\'s catalogue', function () {
     const cm = base.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('gateway-catalogue'))!;
     const shipped = JSON.parse(readFileSync(join(REPO_ROOT, 'policy/catalogue/catalogue.json'), 'utf8')) as unknown;

@@ -8,6 +8,7 @@ import {
   type SpanOptions,
   type Tracer,
 } from '@opentelemetry/api';
+import { ERROR_TYPE, SEMCONV_SCHEMA_URL } from './semconv.js';
 
 /**
  * Contexts are passed by hand (a step's parent is an argument), never held in an AsyncLocalStorage: startTracing
@@ -22,9 +23,15 @@ export function tracingOn(): boolean {
   return tracer !== undefined;
 }
 
+/**
+ * The tracer's scope: its schema URL names the semantic-conventions version every span follows (SEMCONV_VERSION),
+ * so a backend reads the pinned version from each export, not only from docs/operations.md.
+ */
+const SCOPE = { name: 'model-gateway', version: '0.1.0', options: { schemaUrl: SEMCONV_SCHEMA_URL } } as const;
+
 /** Set by startTracing, after the SDK's provider is registered. */
 export function markTracingOn(): void {
-  tracer = trace.getTracer('model-gateway', '0.1.0');
+  tracer = trace.getTracerProvider().getTracer(SCOPE.name, SCOPE.version, SCOPE.options);
 }
 
 /** Unset when the SDK stops: a span started after its last export would never leave. */
@@ -35,7 +42,7 @@ export function markTracingOff(): void {
 /** The one tracer of the gateway's code (both processes); the API's no-op one while no SDK is started. */
 export function gatewayTracer(): Tracer {
   // Looked up once: the provider's getTracer builds a key string and searches a map on every call.
-  return tracer ?? trace.getTracer('model-gateway', '0.1.0');
+  return tracer ?? trace.getTracerProvider().getTracer(SCOPE.name, SCOPE.version, SCOPE.options);
 }
 
 /** A carrier for the W3C propagator. */
@@ -70,7 +77,7 @@ export function endWhenSettled<T>(span: Span, settled: Promise<T>, describe?: (s
     },
     (err: unknown) => {
       // The class of the failure only: an exception's message may quote a value (CONTRACT.md "Traces").
-      if (span.isRecording()) span.setAttribute('error.type', errorTypeOf(err));
+      if (span.isRecording()) span.setAttribute(ERROR_TYPE, errorTypeOf(err));
       span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
       throw err;

@@ -21,6 +21,10 @@ export const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
 /** One exported span, flattened: ids in hex, attributes as plain values. */
 export interface ReceivedSpan {
   service: string;
+  /** The exporting process's resource attributes (service.name among them). */
+  resource: Record<string, unknown>;
+  /** The schema URL of the span's instrumentation scope (the semantic-conventions version it follows). */
+  schemaUrl: string;
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -116,6 +120,8 @@ export class OtlpReceiver {
         for (const s of ss.spans ?? []) {
           this.spans.push({
             service,
+            resource,
+            schemaUrl: ss.schemaUrl ?? '',
             traceId: hex(s.traceId),
             spanId: hex(s.spanId),
             parentSpanId: hex(s.parentSpanId),
@@ -147,6 +153,7 @@ interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
     scopeSpans?: Array<{
+      schemaUrl?: string;
       spans?: Array<{
         traceId?: string;
         spanId?: string;
