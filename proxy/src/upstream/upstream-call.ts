@@ -36,6 +36,11 @@ export interface StreamDecoder {
   feed(chunk: Buffer): GatewayError | undefined;
   /** The upstream sent (and the decoder relayed) an error event of its own: the stream ends as upstream_error. */
   readonly sawError: boolean;
+  /**
+   * The error `feed` returned is the platform throttling (Bedrock's throttlingException frame): before
+   * `message_start` it skips the route like a 429 rather than counting towards opening it.
+   */
+  readonly throttled?: boolean;
 }
 
 /** What differs between platforms: building the request, decoding a chunk, mapping a status. */
@@ -177,7 +182,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
       const error = (this.decoder as StreamDecoder).feed(chunk) ?? relay.errorBeforeStart;
       if (error !== undefined) {
         // Before message_start nothing was generated or sent: the next route may take the request.
-        if (!relay.committed) return this.fail(error, false, failureOfEarlyStreamError(error, relay.throttledBeforeStart));
+        if (!relay.committed) return this.fail(error, false, failureOfEarlyStreamError(error, relay.throttledBeforeStart || this.decoder?.throttled === true));
         return this.fail(error);
       }
       // A client reading slower than the upstream writes: hold the upstream rather than buffer in memory.
