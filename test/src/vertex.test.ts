@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startBedrockControlFake, startBedrockFake, startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION,
-  type BedrockControlFake, type BedrockFake, type MetadataFake, type VertexFake,
+  startBedrockControlFake, startBedrockFake, startMessagesFake, startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION,
+  type BedrockControlFake, type BedrockFake, type MessagesFake, type MetadataFake, type VertexFake,
 } from './fakes/index.js';
 import { adminToken } from './harness/admins.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
@@ -232,5 +232,67 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
     const report = (await (await fetch(`http://127.0.0.1:${gw.adminPort}/admin/v1/residency-report?account=${key.account_id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Array<Record<string, unknown>>;
     const byRoute = report.map((r) => [r['platform'], r['call_region'], r['regions_basis'], r['requests']]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(byRoute).to.deep.equal([['bedrock', bedrockRoute.call_region, 'verified', 1], ['vertex', 'eu', 'declared', 3]]);
+  });
+});
+
+describe('a Vertex route whose token does not come in time (a metadata server that hangs)', function () {
+  this.timeout(60_000);
+  const CONNECT_TIMEOUT_MS = 500;
+  let metadata: MetadataFake;
+  let vertex: VertexFake;
+  let messages: MessagesFake;
+  let gw: TestGateway;
+  let key: CreatedKey;
+  let dir: string;
+
+  before(async function () {
+    metadata = await startMetadataFake({ expiresInSeconds: 3600 });
+    vertex = await startVertexFake({ tokenValid: (t) => metadata.valid(t) });
+    messages = await startMessagesFake();
+    dir = mkdtempSync(join(tmpdir(), 'gw-vertex-token-'));
+    // alpha-sonnet-5's eu tier: Vertex in the Netherlands first, then the shipped route called from eu-west-1.
+    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
+    catalogue.tiers['eu']?.regions.push('europe-west4');
+    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
+    const shipped = sonnet?.routes['eu']?.[1] as Record<string, unknown>;
+    if (sonnet !== undefined) sonnet.routes['eu'] = [{ upstream: 'gcp', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'europe-west4', processing_regions: ['europe-west4'] }, shipped];
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
+      gcp: { platform: 'vertex', project: 'proj-eu-1', url: vertex.url },
+      default: { platform: 'messages', url: `${messages.url}/{region}/v1`, api_key: 'up' },
+    }));
+    gw = await new TestGateway({
+      env: {
+        CATALOGUE_FILE: join(dir, 'catalogue.json'), UPSTREAMS_FILE: join(dir, 'upstreams.json'), GCE_METADATA_HOST: metadata.host,
+        UPSTREAM_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+      },
+    }).start();
+    key = await createKey(gw, { env: 'live' });
+  });
+  after(async () => {
+    await gw?.stop();
+    for (const f of [vertex, messages, metadata]) await f?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the token fetch to UPSTREAM_CONNECT_TIMEOUT_MS and moves on to the next route (attempt outcome timeout)', async function () {
+    metadata.hangTokens(true);
+    const started = Date.now();
+    const res = await fetch(gw.url('/v1/messages'), {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+      body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'no token yet' }] }),
+    });
+    const took = Date.now() - started;
+    expect(res.status).to.equal(200);
+    await res.arrayBuffer();
+    // The library's own limit off Google Cloud is 3 s (none on it): the gateway's connect limit came first.
+    expect(took).to.be.lessThan(CONNECT_TIMEOUT_MS + 1_500);
+    expect(vertex.requests).to.have.length(0);
+    expect(messages.requests.map((r) => r.region)).to.deep.equal(['eu-west-1']);
+    const claims = JSON.parse(Buffer.from((res.headers.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(claims['attempts']).to.deep.equal([
+      { platform: 'vertex', call_region: 'europe-west4', outcome: 'timeout' },
+      { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' },
+    ]);
   });
 });

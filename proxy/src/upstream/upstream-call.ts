@@ -56,6 +56,37 @@ export interface PlatformAdapter {
 
 type Phase = 'before' | 'error' | 'json' | 'stream';
 
+/** The upstream's credentials (a signature's or a token's) did not come within the connect limit. */
+export class CredentialsTimeoutError extends UpstreamConnectError {
+  constructor() {
+    super('The upstream\'s credentials did not come in time.');
+  }
+}
+
+/**
+ * `p`, or a CredentialsTimeoutError once `ms` pass first. Getting credentials (a token from a metadata server or a
+ * token endpoint, an SSO or instance-role refresh) is part of connecting, and the libraries that do it may wait
+ * without limit (Google's on GCP does): held to UPSTREAM_CONNECT_TIMEOUT_MS, a hanging one moves the request on
+ * like an endpoint that does not answer.
+ */
+export function credentialsWithin<T>(p: Promise<T>, ms: number): Promise<T> {
+  if (!Number.isFinite(ms)) return p;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CredentialsTimeoutError()), ms);
+    timer.unref();
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
 /**
  * One call to the upstream, from dispatch to settlement: the one lifecycle both platforms share. It owns the
  * timeouts (connect, headers and body-idle, each its own error: 502, 504, 504 — enforced by undici's dispatcher),
@@ -89,6 +120,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     private readonly timeoutMs: number,
     /** a stream's limit for its first event (`message_start`); Infinity: none beyond timeoutMs */
     private readonly firstEventTimeoutMs = Infinity,
+    /** the limit for an adapter's asynchronous build (signing, a token fetch); Infinity: none */
+    private readonly connectTimeoutMs = Infinity,
   ) {}
 
   run(): Promise<ExchangeResult> {
@@ -103,10 +136,13 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
         return this.fail(err instanceof Error && 'status' in err ? (err as GatewayError) : new UpstreamError('The upstream request could not be built.', { cause: err }), false, { outcome: 'client_error', retryable: false });
       }
       if (built instanceof Promise) {
-        // Signing or a token fetch failed: nothing left, and the next route has credentials of its own.
-        built.then(
+        // Signing or a token fetch failed or hung: nothing left, and the next route has credentials of its own.
+        credentialsWithin(built, this.connectTimeoutMs).then(
           (r) => this.dispatch(r),
-          (err: unknown) => this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false, { outcome: 'auth', retryable: true }),
+          (err: unknown) => {
+            if (err instanceof CredentialsTimeoutError) return this.fail(err, false, { outcome: 'timeout', retryable: true });
+            this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false, { outcome: 'auth', retryable: true });
+          },
         );
       } else this.dispatch(built);
     });

@@ -2,7 +2,7 @@ import { estimateInputTokens, isRecord, BehaviourScript, type BehaviourSource } 
 import { fakeId } from './fake-ids.js';
 import { buildMessage, buildStreamEvents, resolveResponse } from './fake-response.js';
 import { FakeServer, RequestLog, parseJson, readBody, writeJson, type Exchange, type RecordedRequest } from './fake-server.js';
-import { playStream } from './stream-player.js';
+import { playStream, waitForAbort } from './stream-player.js';
 import { sseSink, writeVendorError } from './vendor-wire.js';
 
 /** What Vertex AI's Anthropic models take in the body instead of a model (vendor-api.md, Google's docs). */
@@ -120,17 +120,21 @@ export interface MetadataFake {
   /** tokens issued so far, oldest first */
   readonly issued: Array<{ token: string; expiresAtMs: number }>;
   valid(token: string): boolean;
+  /** true: token requests get no answer (a metadata server that hangs) until set false or the client gives up */
+  hangTokens(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startMetadataFake(opts: { expiresInSeconds: number }): Promise<MetadataFake> {
   const issued: Array<{ token: string; expiresAtMs: number }> = [];
+  let hanging = false;
   const server = await FakeServer.start(async (ex) => {
     const { req, res } = ex;
     res.setHeader('metadata-flavor', 'Google');
     if (req.headers['metadata-flavor'] !== 'Google') return writeJson(res, 403, { error: 'Missing Metadata-Flavor:Google header.' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/computeMetadata/v1/instance/service-accounts/default/token') {
+      if (hanging) return waitForAbort(ex.signal);
       const token = `ya29.fake-${issued.length + 1}`;
       issued.push({ token, expiresAtMs: Date.now() + opts.expiresInSeconds * 1000 });
       return writeJson(res, 200, { access_token: token, expires_in: opts.expiresInSeconds, token_type: 'Bearer' });
@@ -151,6 +155,9 @@ export async function startMetadataFake(opts: { expiresInSeconds: number }): Pro
     host: server.url.replace(/^http:\/\//, ''),
     issued,
     valid: (token) => issued.some((t) => t.token === token && t.expiresAtMs > Date.now()),
+    hangTokens: (on) => {
+      hanging = on;
+    },
     close: () => server.close(),
   };
 }

@@ -21,6 +21,8 @@ export interface BedrockUpstreamOptions {
   timeoutMs: number;
   /** a stream's limit for its first event; unset: only timeoutMs */
   firstEventTimeoutMs?: number;
+  /** signing or a token fetch (UPSTREAM_CONNECT_TIMEOUT_MS) */
+  connectTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -41,7 +43,7 @@ export class BedrockUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs, this.o.connectTimeoutMs).run();
   }
 }
 
