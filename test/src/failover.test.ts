@@ -154,7 +154,10 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
   });
 
   it('moves on for streams: an event: error before message_start, or no message_start in time; the client sees one stream', async function () {
-    for (const plan of [{ errorBeforeStart: { type: 'overloaded_error', message: 'Overloaded' } }, { firstEventDelayMs: 3_000 }]) {
+    // The first event is due UPSTREAM_FIRST_EVENT_TIMEOUT_MS (400) after the request: a stalled stream, and headers
+    // after 300 ms then a first event 300 ms later (each within the limit, together past it).
+    const plans = [{ errorBeforeStart: { type: 'overloaded_error', message: 'Overloaded' } }, { firstEventDelayMs: 3_000 }, { latencyMs: 300, firstEventDelayMs: 300 }];
+    for (const plan of plans) {
       await closeRoute1();
       fake.setBehaviour((r) => (r.region === 'eu-central-1' ? plan : { content: [{ type: 'text', text: 'route-2' }], usage: { input_tokens: 9, output_tokens: 4 } }));
       const res = await post(eu, { stream: true });

@@ -108,6 +108,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private decoder: StreamDecoder | undefined;
   private relay: SseRelay | undefined;
   private firstEventTimer: NodeJS.Timeout | undefined;
+  /** when the request went out (performance.now()): a stream's first event is due firstEventTimeoutMs after it */
+  private sentAt = 0;
   private attempt: AttemptSpan | undefined;
   private resolve: (r: ExchangeResult) => void = () => undefined;
   private readonly onAbort = (): void => this.abort();
@@ -157,6 +159,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.x.attestation.forwarded(body);
     // A stream's headers come before its first event: they are held to the first-event limit too.
     const headersTimeout = this.x.stream ? Math.min(this.timeoutMs, this.firstEventTimeoutMs) : this.timeoutMs;
+    this.sentAt = performance.now();
     this.attempt = startAttemptSpan(this.x, this.adapter.provider ?? 'anthropic', r.origin, r.headers);
     try {
       this.dispatcher.dispatch(
@@ -205,9 +208,10 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.tap = relay.tap;
     this.decoder = this.adapter.decoder(relay, this.x);
     if (Number.isFinite(this.firstEventTimeoutMs)) {
+      // Counted from the request, not from the headers: slow headers then a slow first event are one wait.
       this.firstEventTimer = setTimeout(() => {
         this.fail(new UpstreamHeadersTimeoutError('The upstream sent no first event in time.'), false, { outcome: 'timeout', retryable: true });
-      }, this.firstEventTimeoutMs);
+      }, Math.max(0, this.firstEventTimeoutMs - (performance.now() - this.sentAt)));
     }
   }
 
