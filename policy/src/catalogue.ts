@@ -108,6 +108,23 @@ export class ModelCatalogue {
   }
 }
 
+/**
+ * The routes that name an upstream the configuration does not have (`model/tier[i]: upstream`), in catalogue order.
+ * The proxy skips them (CONTRACT.md "Routes and failover"), so a deployment that forgot one would otherwise learn it
+ * only from a failing request or, where another route serves, not at all.
+ */
+export function routesOnUnknownUpstreams(catalogue: ModelCatalogue, configured: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const m of catalogue.models) {
+    for (const [tier, routes] of Object.entries(m.routes) as Array<[Residency, CatalogueRoute[]]>) {
+      routes.forEach((r, i) => {
+        if (!configured.has(r.upstream)) out.push(`${m.id}/${tier}[${i}]: ${r.upstream}`);
+      });
+    }
+  }
+  return out;
+}
+
 function isCalendarDate(yyyymmdd: string): boolean {
   const y = Number(yyyymmdd.slice(0, 4));
   const m = Number(yyyymmdd.slice(4, 6));

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, createRegistry, policyServiceProblems, serveMetrics, startTracing, type GatewayConfig, type Logger } from '@gateway/shared';
 import { startAdmin } from './admin/start-admin.js';
 import { bootstrapDemo } from './bootstrap-demo.js';
-import { ModelCatalogue } from './catalogue.js';
+import { ModelCatalogue, routesOnUnknownUpstreams } from './catalogue.js';
 import { COST_UNITS_PER_GBP } from './billing.js';
 import { createCounterStore } from './counters/create-counter-store.js';
 import { InstrumentedCounterStore } from './counters/instrumented-counter-store.js';
@@ -49,6 +49,10 @@ export async function runPolicy(
   // replica out of service (docs/operations.md, "When PostgreSQL is unreachable").
   const decisionDb: Pick<GatewayStore, 'ping'> = store.engine === 'sqlite' ? store : { ping: async () => true };
   const catalogue = config.catalogueFile === undefined ? ModelCatalogue.load() : ModelCatalogue.load(config.catalogueFile);
+  const unknownUpstreams = routesOnUnknownUpstreams(catalogue, new Set(Object.keys(config.upstreams)));
+  if (unknownUpstreams.length > 0) {
+    log.warn({ routes: unknownUpstreams, upstreams: Object.keys(config.upstreams) }, 'catalogue routes name upstreams that are not configured (UPSTREAMS_FILE): those routes are skipped');
+  }
   const registry = createRegistry('policy');
   // The gauges read the key cache and the lease book when scraped, after both exist.
   const metrics: PolicyMetrics = new PolicyMetrics(registry, {

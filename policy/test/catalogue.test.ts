@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ModelCatalogue, loadRegionTable, type Catalogue, type CatalogueFile } from '../src/catalogue.js';
+import { ModelCatalogue, loadRegionTable, routesOnUnknownUpstreams, type Catalogue, type CatalogueFile } from '../src/catalogue.js';
 
 describe('model catalogue', function () {
   const c = ModelCatalogue.load();
@@ -99,6 +99,20 @@ describe('model catalogue', function () {
     // A Vertex model id has no profile prefix and is accepted inside the tier the operator widened to it.
     const loaded = new ModelCatalogue(cat);
     expect(loaded.routes(loaded.models[2]!, 'eu').map((r) => r.upstream)).to.deep.equal(['default', 'default', 'default', 'gcp']);
+  });
+
+  it('names the routes whose upstream the configuration lacks (the proxy skips them), in catalogue order', function () {
+    const cat = raw();
+    cat.tiers.eu.regions = [...cat.tiers.eu.regions, 'europe-west4'];
+    (cat.models[3]!.routes.eu as unknown[]).push({ upstream: 'gcp', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'europe-west4', processing_regions: ['europe-west4'] });
+    const loaded = new ModelCatalogue(cat);
+    expect(routesOnUnknownUpstreams(loaded, new Set(['default', 'gcp']))).to.deep.equal([]);
+    expect(routesOnUnknownUpstreams(loaded, new Set(['default']))).to.deep.equal(['alpha-sonnet-5/eu[3]: gcp']);
+    // An UPSTREAMS_FILE naming only the Vertex upstream leaves every shipped route (upstream "default") unserved.
+    const onlyGcp = routesOnUnknownUpstreams(loaded, new Set(['gcp']));
+    expect(onlyGcp).to.have.length(2 + 3 * 5);
+    expect(onlyGcp[0]).to.equal('alpha-sonnet-4-6/uk[0]: default');
+    expect(onlyGcp).to.not.include('alpha-sonnet-5/eu[3]: gcp');
   });
 
   it('refuses a catalogue whose route would leave its tier', function () {

@@ -48,7 +48,7 @@ export interface GatewayConfig {
     readonly url: string | undefined;
     readonly apiKey: string | undefined;
     readonly timeoutMs: number;
-    /** TCP and TLS handshake limit of one attempt (UPSTREAM_CONNECT_TIMEOUT_MS); a failure moves to the next route */
+    /** TCP and TLS handshake limit of one attempt, and of getting its credentials (UPSTREAM_CONNECT_TIMEOUT_MS); a failure moves to the next route */
     readonly connectTimeoutMs: number;
     /** a stream's limit for its `message_start` (UPSTREAM_FIRST_EVENT_TIMEOUT_MS); missed: the next route */
     readonly firstEventTimeoutMs: number;

@@ -62,6 +62,29 @@ describe('catalogues that would leave the tier are refused at start (the real po
     expect(await start(withVertex(), 'valid')).to.equal('');
   });
 
+  it('warns at start, naming them, about routes whose upstream the configuration lacks (they are skipped)', async function () {
+    const file = join(dir, 'with-vertex.json');
+    writeFileSync(file, JSON.stringify(withVertex()));
+    const warning = (l: Record<string, unknown>): boolean => l['level'] === 40 && String(l['msg']).startsWith('catalogue routes name upstreams that are not configured');
+    // Without UPSTREAMS_FILE only "default" exists: the Vertex route on "gcp" is named.
+    const alone = new TestGateway({ env: { CATALOGUE_FILE: file } });
+    try {
+      await alone.startPolicy();
+      expect((alone.policy.lines.find(warning) as Record<string, unknown> | undefined)?.['routes']).to.deep.equal(['alpha-sonnet-5/eu[3]: gcp']);
+    } finally {
+      await alone.stop();
+    }
+    // With both upstreams named: no warning.
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({ default: { platform: 'messages', url: 'http://127.0.0.1:9/v1' }, gcp: { platform: 'vertex', project: 'p' } }));
+    const both = new TestGateway({ env: { CATALOGUE_FILE: file, UPSTREAMS_FILE: join(dir, 'upstreams.json') } });
+    try {
+      await both.startPolicy();
+      expect(both.policy.lines.filter(warning)).to.deep.equal([]);
+    } finally {
+      await both.stop();
+    }
+  });
+
   for (const f of faults) {
     it(`refuses ${f.name}`, async function () {
       const c = withVertex();

@@ -154,7 +154,10 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
   });
 
   it('moves on for streams: an event: error before message_start, or no message_start in time; the client sees one stream', async function () {
-    for (const plan of [{ errorBeforeStart: { type: 'overloaded_error', message: 'Overloaded' } }, { firstEventDelayMs: 3_000 }]) {
+    // The first event is due UPSTREAM_FIRST_EVENT_TIMEOUT_MS (400) after the request: a stalled stream, and headers
+    // after 300 ms then a first event 300 ms later (each within the limit, together past it).
+    const plans = [{ errorBeforeStart: { type: 'overloaded_error', message: 'Overloaded' } }, { firstEventDelayMs: 3_000 }, { latencyMs: 300, firstEventDelayMs: 300 }];
+    for (const plan of plans) {
       await closeRoute1();
       fake.setBehaviour((r) => (r.region === 'eu-central-1' ? plan : { content: [{ type: 'text', text: 'route-2' }], usage: { input_tokens: 9, output_tokens: 4 } }));
       const res = await post(eu, { stream: true });
@@ -347,6 +350,13 @@ describe('routes and failover inside the tier (CONTRACT.md "Routes and failover"
     const line = await accessLine(res.headers.get('request-id') as string);
     expect((line?.['attempts'] as Array<{ outcome: string }>).map((a) => a.outcome)).to.deep.equal(['unavailable', 'served']);
     expect(fake.requests).to.have.length(0);
+    // A uk test key has one route: the rehearsal answers that route's error as a live one would, never an eu route.
+    const ukTest = await createKey(gw, { env: 'test', residency: 'uk', account: eu.account_id });
+    const one = await post(ukTest, { model: 'alpha-sonnet-4-6' }, { 'x-gateway-test-scenario': 'failover' });
+    expect(one.status).to.equal(529);
+    expect(((await one.json()) as { error: { type: string } }).error.type).to.equal('overloaded_error');
+    expect(one.headers.get('x-gateway-regions')).to.equal('eu-west-2');
+    expect(claimsOf(one)).to.deep.include({ platform: null, attempts: [{ platform: 'messages', call_region: 'eu-west-2', outcome: 'unavailable' }] });
   });
 
   it('lists the union of the key\'s routes\' regions in GET /v1/models', async function () {

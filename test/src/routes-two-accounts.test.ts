@@ -67,11 +67,12 @@ describe('two AWS accounts in one tier: each route verified and called with its 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = () => fetch(gw.url('/v1/messages'), {
+  const post = (stream = false) => fetch(gw.url('/v1/messages'), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key.key },
-    body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Which account?' }] }),
+    body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 20, stream, messages: [{ role: 'user', content: 'Which account?' }] }),
   });
+  const eventsOf = (text: string): string[] => text.split('\n\n').filter((b) => b.trim() !== '').map((b) => /^event: (.+)$/m.exec(b)?.[1] ?? '');
   const claimsOf = (res: Response): Record<string, unknown> =>
     JSON.parse(Buffer.from((res.headers.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
   const sonnetChecks = (c: BedrockControlFake) => c.requests.filter((r) => r.resourceId === SONNET_PROFILE);
@@ -100,6 +101,35 @@ describe('two AWS accounts in one tier: each route verified and called with its 
       call_region: 'eu-west-1', regions_basis: 'verified', evidence_sha256: sha256Hex(answer?.answer as string),
       attempts: [{ platform: 'bedrock', call_region: 'eu-central-1', outcome: 'unavailable' }, { platform: 'bedrock', call_region: 'eu-west-1', outcome: 'served' }],
     });
+  });
+
+  it('takes a throttlingException before message_start as throttling: route 1 skipped for a while, not failed; the other account streams', async function () {
+    runtimeA.reset();
+    runtimeB.reset();
+    const throttled = { errorBeforeStart: { type: 'throttlingException', message: 'Too many requests, please wait before trying again.' } };
+    runtimeA.setBehaviour(throttled);
+    const res = await post(true);
+    const events = eventsOf(await res.text());
+    expect(res.status).to.equal(200);
+    expect(events.filter((e) => e === 'message_start')).to.have.length(1);
+    expect(events).to.not.include('error');
+    expect(events.at(-1)).to.equal('message_stop');
+    // Throttling, not a platform failure: attested and counted as such, so it never opens route 1's breaker.
+    expect(claimsOf(res)['attempts']).to.deep.equal([
+      { platform: 'bedrock', call_region: 'eu-central-1', outcome: 'throttled' },
+      { platform: 'bedrock', call_region: 'eu-west-1', outcome: 'served' },
+    ]);
+    // Skipped for its second: the next request goes to account B without calling route 1.
+    runtimeA.reset();
+    runtimeB.reset();
+    runtimeA.setBehaviour(throttled);
+    const next = await post(true);
+    await next.text();
+    expect(runtimeA.requests).to.have.length(0);
+    expect(runtimeB.requests.map((r) => r.region)).to.deep.equal(['eu-west-1']);
+    await sleep(1_100);
+    // As the previous case left it, for the next.
+    runtimeA.setBehaviour({ errorBefore: { status: 503 } });
   });
 
   it('skips the other account\'s route once its own evidence leaves the tier: route 1\'s error, and no call to it', async function () {

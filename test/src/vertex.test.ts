@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startBedrockControlFake, startBedrockFake, startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION,
-  type BedrockControlFake, type BedrockFake, type MetadataFake, type VertexFake,
+  startBedrockControlFake, startBedrockFake, startMessagesFake, startMetadataFake, startVertexFake, VERTEX_ANTHROPIC_VERSION,
+  type BedrockControlFake, type BedrockFake, type MessagesFake, type MetadataFake, type VertexFake,
 } from './fakes/index.js';
+import { adminToken } from './harness/admins.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
 import { CATALOGUE_FILE, bedrockGatewayEnv, catalogueProfiles, waitReady } from './harness/residency.js';
@@ -96,17 +97,30 @@ describe('Vertex AI as a platform (a vertex upstream, credentials from the metad
     expect((vertex.requests[0]?.json as Record<string, unknown>)['model']).to.equal('alpha-sonnet-5@20260930');
   });
 
-  it('maps Vertex\'s errors to the vendor\'s family', async function () {
+  it('maps Vertex\'s errors (Google\'s shape) to the vendor\'s family, without Google\'s words for the platform\'s own failures', async function () {
+    const cases: Array<[number, number, string]> = [[429, 529, 'overloaded_error'], [503, 529, 'overloaded_error'], [500, 502, 'api_error'], [401, 502, 'api_error'], [403, 502, 'api_error']];
+    for (const [status, answered, type] of cases) {
+      vertex.reset();
+      vertex.enqueue({ errorBefore: { status, message: 'Quota exceeded for aiplatform.googleapis.com' } });
+      const res = await fetch(gw.url('/v1/messages'), {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+        body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status, String(status)).to.equal(answered);
+      const body = (await res.json()) as { type: string; error: { type: string; message: string } };
+      expect(body.type).to.equal('error');
+      expect(body.error.type, String(status)).to.equal(type);
+      expect(body.error.message).to.not.contain('aiplatform');
+    }
+    // A model Vertex does not have in the location: 404 in the vendor's family (a misconfigured route).
     vertex.reset();
-    vertex.enqueue({ errorBefore: { status: 429, message: 'Quota exceeded for aiplatform.googleapis.com' } });
-    const res = await fetch(gw.url('/v1/messages'), {
+    vertex.enqueue({ errorBefore: { status: 404, message: 'Publisher Model `alpha-sonnet-5@20260930` not found.' } });
+    const missing = await fetch(gw.url('/v1/messages'), {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key },
       body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
     });
-    expect(res.status).to.equal(529);
-    const body = (await res.json()) as { type: string; error: { type: string; message: string } };
-    expect(body.error.type).to.equal('overloaded_error');
-    expect(body.error.message).to.not.contain('aiplatform');
+    expect(missing.status).to.equal(404);
+    expect(((await missing.json()) as { error: { type: string } }).error.type).to.equal('not_found_error');
   });
 });
 
@@ -121,7 +135,7 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
   let gw: TestGateway;
   let key: CreatedKey;
   let dir: string;
-  let bedrockRoute: { upstream_model: string; call_region: string };
+  let bedrockRoute: { upstream_model: string; call_region: string; processing_regions: string[] };
 
   before(async function () {
     metadata = await startMetadataFake({ expiresInSeconds: 3600 });
@@ -136,7 +150,7 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
     const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
     catalogue.tiers['eu']?.regions.push('eu');
     const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
-    const first = sonnet?.routes['eu']?.[0] as { upstream_model: string; call_region: string };
+    const first = sonnet?.routes['eu']?.[0] as { upstream_model: string; call_region: string; processing_regions: string[] };
     bedrockRoute = first;
     if (sonnet !== undefined) sonnet.routes['eu'] = [first, { upstream: 'gcp-eu', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'eu', processing_regions: ['eu'] }];
     writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
@@ -167,6 +181,9 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
   const sdk = () => new Anthropic({ apiKey: key.key, baseURL: gw.baseURL, maxRetries: 0 });
   const claimsOf = (h: Headers): Record<string, unknown> =>
     JSON.parse(Buffer.from((h.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+  /** GET /v1/models/alpha-sonnet-5's processing_regions for the key: the union over the routes it may use now. */
+  const listedRegions = async (): Promise<string[]> =>
+    ((await (await fetch(gw.url('/v1/models/alpha-sonnet-5'), { headers: { 'x-api-key': key.key } })).json()) as { processing_regions: string[] }).processing_regions;
 
   it('with the Bedrock route not yet verified (skipped), serves on the EU multi-region endpoint, declared, JSON and streamed', async function () {
     const { data, response } = await sdk().messages.create({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Hallo EU' }] }).withResponse();
@@ -182,6 +199,8 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
     const final = await sdk().messages.stream({ model: 'alpha-sonnet-5', max_tokens: 20, messages: [{ role: 'user', content: 'Stream EU' }] }).finalMessage();
     expect(final.model).to.equal('alpha-sonnet-5');
     expect(multiRegion.requests[1]?.path).to.match(/\/locations\/eu\/publishers\/anthropic\/models\/alpha-sonnet-5@20260930:streamRawPredict$/);
+    // Only the Vertex route may serve: the model lists its regions alone.
+    expect(await listedRegions()).to.deep.equal(['eu']);
   });
 
   it('once verified, Bedrock serves first; when it fails, the request moves on to Vertex inside the tier', async function () {
@@ -205,5 +224,75 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
     const id = moved.response.headers.get('request-id') as string;
     const rows = await waitForLedger(gw, (r) => r.some((x) => x.request_id === id));
     expect(rows.find((x) => x.request_id === id)).to.include({ platform: 'vertex', call_region: 'eu', residency: 'eu' });
+
+    // Both routes may serve now: GET /v1/models lists the union of their regions (the tier's order), not route 1's.
+    expect(await listedRegions()).to.deep.equal([...bedrockRoute.processing_regions, 'eu']);
+    // The residency report breaks the key's account down by platform and call region: one row per route that served.
+    const token = await adminToken(gw, 'root@example.com');
+    const report = (await (await fetch(`http://127.0.0.1:${gw.adminPort}/admin/v1/residency-report?account=${key.account_id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Array<Record<string, unknown>>;
+    const byRoute = report.map((r) => [r['platform'], r['call_region'], r['regions_basis'], r['requests']]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(byRoute).to.deep.equal([['bedrock', bedrockRoute.call_region, 'verified', 1], ['vertex', 'eu', 'declared', 3]]);
+  });
+});
+
+describe('a Vertex route whose token does not come in time (a metadata server that hangs)', function () {
+  this.timeout(60_000);
+  const CONNECT_TIMEOUT_MS = 500;
+  let metadata: MetadataFake;
+  let vertex: VertexFake;
+  let messages: MessagesFake;
+  let gw: TestGateway;
+  let key: CreatedKey;
+  let dir: string;
+
+  before(async function () {
+    metadata = await startMetadataFake({ expiresInSeconds: 3600 });
+    vertex = await startVertexFake({ tokenValid: (t) => metadata.valid(t) });
+    messages = await startMessagesFake();
+    dir = mkdtempSync(join(tmpdir(), 'gw-vertex-token-'));
+    // alpha-sonnet-5's eu tier: Vertex in the Netherlands first, then the shipped route called from eu-west-1.
+    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
+    catalogue.tiers['eu']?.regions.push('europe-west4');
+    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
+    const shipped = sonnet?.routes['eu']?.[1] as Record<string, unknown>;
+    if (sonnet !== undefined) sonnet.routes['eu'] = [{ upstream: 'gcp', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'europe-west4', processing_regions: ['europe-west4'] }, shipped];
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
+      gcp: { platform: 'vertex', project: 'proj-eu-1', url: vertex.url },
+      default: { platform: 'messages', url: `${messages.url}/{region}/v1`, api_key: 'up' },
+    }));
+    gw = await new TestGateway({
+      env: {
+        CATALOGUE_FILE: join(dir, 'catalogue.json'), UPSTREAMS_FILE: join(dir, 'upstreams.json'), GCE_METADATA_HOST: metadata.host,
+        UPSTREAM_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+      },
+    }).start();
+    key = await createKey(gw, { env: 'live' });
+  });
+  after(async () => {
+    await gw?.stop();
+    for (const f of [vertex, messages, metadata]) await f?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the token fetch to UPSTREAM_CONNECT_TIMEOUT_MS and moves on to the next route (attempt outcome timeout)', async function () {
+    metadata.hangTokens(true);
+    const started = Date.now();
+    const res = await fetch(gw.url('/v1/messages'), {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+      body: JSON.stringify({ model: 'alpha-sonnet-5', max_tokens: 10, messages: [{ role: 'user', content: 'no token yet' }] }),
+    });
+    const took = Date.now() - started;
+    expect(res.status).to.equal(200);
+    await res.arrayBuffer();
+    // The library's own limit off Google Cloud is 3 s (none on it): the gateway's connect limit came first.
+    expect(took).to.be.lessThan(CONNECT_TIMEOUT_MS + 1_500);
+    expect(vertex.requests).to.have.length(0);
+    expect(messages.requests.map((r) => r.region)).to.deep.equal(['eu-west-1']);
+    const claims = JSON.parse(Buffer.from((res.headers.get('x-gateway-attestation') ?? '').split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(claims['attempts']).to.deep.equal([
+      { platform: 'vertex', call_region: 'europe-west4', outcome: 'timeout' },
+      { platform: 'messages', call_region: 'eu-west-1', outcome: 'served' },
+    ]);
   });
 });

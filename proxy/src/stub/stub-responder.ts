@@ -5,7 +5,6 @@ import {
   OverloadedError,
   QuotaExceededError,
   RateLimitError,
-  UpstreamError,
   UpstreamHeadersTimeoutError,
   newMessageId,
 } from '@gateway/shared';
@@ -44,12 +43,13 @@ export class StubResponder implements Responder {
   async respond(x: Exchange): Promise<ExchangeResult> {
     // What a live call would send is what the stub answers: its digest is attested, error scenarios included.
     x.attestation.forwarded(JSON.stringify(x.body));
-    // A live failover rehearsed: the first route is unavailable (nothing sent), the route loop moves on.
+    // A live failover rehearsed: the first route answers 503 (nothing generated), the route loop moves on; a tier
+    // with one route answers its error as a live one would (503 → 529 overloaded_error), never another tier's.
     if (x.scenario === 'failover' && (x.attempt ?? 0) === 0) {
       return {
         usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
         outcome: 'upstream_error',
-        error: new UpstreamError('Test scenario: the route is unavailable (HTTP 503).'),
+        error: new OverloadedError('Test scenario: the route is unavailable (HTTP 503).'),
         failure: { outcome: 'unavailable', retryable: true },
       };
     }

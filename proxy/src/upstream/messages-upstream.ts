@@ -11,6 +11,8 @@ export interface MessagesUpstreamOptions {
   timeoutMs: number;
   /** a stream's limit for its first event; unset: only timeoutMs */
   firstEventTimeoutMs?: number;
+  /** signing or a token fetch (UPSTREAM_CONNECT_TIMEOUT_MS) */
+  connectTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -23,7 +25,7 @@ export class MessagesUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs, this.o.connectTimeoutMs).run();
   }
 
   async countTokens(forwarded: Record<string, unknown>, c: CountContext): Promise<number> {

@@ -36,6 +36,11 @@ export interface StreamDecoder {
   feed(chunk: Buffer): GatewayError | undefined;
   /** The upstream sent (and the decoder relayed) an error event of its own: the stream ends as upstream_error. */
   readonly sawError: boolean;
+  /**
+   * The error `feed` returned is the platform throttling (Bedrock's throttlingException frame): before
+   * `message_start` it skips the route like a 429 rather than counting towards opening it.
+   */
+  readonly throttled?: boolean;
 }
 
 /** What differs between platforms: building the request, decoding a chunk, mapping a status. */
@@ -50,6 +55,37 @@ export interface PlatformAdapter {
 }
 
 type Phase = 'before' | 'error' | 'json' | 'stream';
+
+/** The upstream's credentials (a signature's or a token's) did not come within the connect limit. */
+export class CredentialsTimeoutError extends UpstreamConnectError {
+  constructor() {
+    super('The upstream\'s credentials did not come in time.');
+  }
+}
+
+/**
+ * `p`, or a CredentialsTimeoutError once `ms` pass first. Getting credentials (a token from a metadata server or a
+ * token endpoint, an SSO or instance-role refresh) is part of connecting, and the libraries that do it may wait
+ * without limit (Google's on GCP does): held to UPSTREAM_CONNECT_TIMEOUT_MS, a hanging one moves the request on
+ * like an endpoint that does not answer.
+ */
+export function credentialsWithin<T>(p: Promise<T>, ms: number): Promise<T> {
+  if (!Number.isFinite(ms)) return p;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CredentialsTimeoutError()), ms);
+    timer.unref();
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
 
 /**
  * One call to the upstream, from dispatch to settlement: the one lifecycle both platforms share. It owns the
@@ -72,6 +108,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private decoder: StreamDecoder | undefined;
   private relay: SseRelay | undefined;
   private firstEventTimer: NodeJS.Timeout | undefined;
+  /** when the request went out (performance.now()): a stream's first event is due firstEventTimeoutMs after it */
+  private sentAt = 0;
   private attempt: AttemptSpan | undefined;
   private resolve: (r: ExchangeResult) => void = () => undefined;
   private readonly onAbort = (): void => this.abort();
@@ -84,6 +122,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     private readonly timeoutMs: number,
     /** a stream's limit for its first event (`message_start`); Infinity: none beyond timeoutMs */
     private readonly firstEventTimeoutMs = Infinity,
+    /** the limit for an adapter's asynchronous build (signing, a token fetch); Infinity: none */
+    private readonly connectTimeoutMs = Infinity,
   ) {}
 
   run(): Promise<ExchangeResult> {
@@ -98,10 +138,13 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
         return this.fail(err instanceof Error && 'status' in err ? (err as GatewayError) : new UpstreamError('The upstream request could not be built.', { cause: err }), false, { outcome: 'client_error', retryable: false });
       }
       if (built instanceof Promise) {
-        // Signing or a token fetch failed: nothing left, and the next route has credentials of its own.
-        built.then(
+        // Signing or a token fetch failed or hung: nothing left, and the next route has credentials of its own.
+        credentialsWithin(built, this.connectTimeoutMs).then(
           (r) => this.dispatch(r),
-          (err: unknown) => this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false, { outcome: 'auth', retryable: true }),
+          (err: unknown) => {
+            if (err instanceof CredentialsTimeoutError) return this.fail(err, false, { outcome: 'timeout', retryable: true });
+            this.fail(new UpstreamError('The upstream request could not be signed.', { cause: err }), false, { outcome: 'auth', retryable: true });
+          },
         );
       } else this.dispatch(built);
     });
@@ -116,6 +159,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.x.attestation.forwarded(body);
     // A stream's headers come before its first event: they are held to the first-event limit too.
     const headersTimeout = this.x.stream ? Math.min(this.timeoutMs, this.firstEventTimeoutMs) : this.timeoutMs;
+    this.sentAt = performance.now();
     this.attempt = startAttemptSpan(this.x, this.adapter.provider ?? 'anthropic', r.origin, r.headers);
     try {
       this.dispatcher.dispatch(
@@ -164,9 +208,10 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     this.tap = relay.tap;
     this.decoder = this.adapter.decoder(relay, this.x);
     if (Number.isFinite(this.firstEventTimeoutMs)) {
+      // Counted from the request, not from the headers: slow headers then a slow first event are one wait.
       this.firstEventTimer = setTimeout(() => {
         this.fail(new UpstreamHeadersTimeoutError('The upstream sent no first event in time.'), false, { outcome: 'timeout', retryable: true });
-      }, this.firstEventTimeoutMs);
+      }, Math.max(0, this.firstEventTimeoutMs - (performance.now() - this.sentAt)));
     }
   }
 
@@ -177,7 +222,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
       const error = (this.decoder as StreamDecoder).feed(chunk) ?? relay.errorBeforeStart;
       if (error !== undefined) {
         // Before message_start nothing was generated or sent: the next route may take the request.
-        if (!relay.committed) return this.fail(error, false, failureOfEarlyStreamError(error, relay.throttledBeforeStart));
+        if (!relay.committed) return this.fail(error, false, failureOfEarlyStreamError(error, relay.throttledBeforeStart || this.decoder?.throttled === true));
         return this.fail(error);
       }
       // A client reading slower than the upstream writes: hold the upstream rather than buffer in memory.

@@ -23,7 +23,7 @@ export class UpstreamRegistry {
   constructor(config: GatewayConfig, log: Logger) {
     const { timeoutMs, connectTimeoutMs, firstEventTimeoutMs } = config.upstream;
     const client = createUpstreamClient(Math.min(connectTimeoutMs, timeoutMs));
-    const calls = { timeoutMs, firstEventTimeoutMs, client };
+    const calls = { timeoutMs, firstEventTimeoutMs, connectTimeoutMs, client };
     for (const [name, u] of Object.entries(config.upstreams)) {
       let responder: Responder | undefined;
       if (u.platform === 'bedrock') {

@@ -4,7 +4,6 @@ import {
   isRecord,
   type BehaviourPlan,
   type BehaviourSource,
-  type ErrorBeforePlan,
   type FakeRequest,
 } from './fake-behaviour.js';
 import { fakeId } from './fake-ids.js';
@@ -14,12 +13,12 @@ import {
   RequestLog,
   parseJson,
   readBody,
-  writeChunk,
   writeJson,
   type Exchange,
   type RecordedRequest,
 } from './fake-server.js';
-import { playStream, sleep, waitForAbort, type StreamSink } from './stream-player.js';
+import { playStream, sleep, waitForAbort } from './stream-player.js';
+import { sseSink, writeVendorError } from './vendor-wire.js';
 
 export interface MessagesFakeOptions {
   /** When set, `x-api-key` or `authorization: Bearer` must equal it; otherwise any non-empty key passes. */
@@ -52,21 +51,6 @@ export interface MessagesFake {
 /** The vendor's request limit for /v1/messages. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const ROUTE = /^(?:\/([^/]+))?\/v1\/messages(\/count_tokens)?$/;
-
-/** Default error type and message per status, as the vendor words them. */
-const ERROR_DEFAULTS: Record<number, [string, string]> = {
-  400: ['invalid_request_error', 'Invalid request'],
-  401: ['authentication_error', 'invalid x-api-key'],
-  402: ['billing_error', 'Your credit balance is too low'],
-  403: ['permission_error', 'Your API key does not have permission to use the specified resource.'],
-  404: ['not_found_error', 'Not found'],
-  409: ['conflict_error', 'Conflict'],
-  413: ['request_too_large', 'Request exceeds the maximum allowed number of bytes.'],
-  429: ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'],
-  500: ['api_error', 'Internal server error'],
-  504: ['timeout_error', 'Request timed out'],
-  529: ['overloaded_error', 'Overloaded'],
-};
 
 export async function startMessagesFake(opts: MessagesFakeOptions = {}): Promise<MessagesFake> {
   const script = new BehaviourScript();
@@ -115,20 +99,20 @@ async function handle(ex: Exchange, opts: MessagesFakeOptions, script: Behaviour
   ex.track(record);
   log.add(record);
 
-  if (route === null || req.method !== 'POST') return sendError(ex, { status: 404, message: `${req.method} ${path} not found` });
-  if (raw === null) return sendError(ex, { status: 413 });
+  if (route === null || req.method !== 'POST') return writeVendorError(ex, { status: 404, message: `${req.method} ${path} not found` });
+  if (raw === null) return writeVendorError(ex, { status: 413 });
   const keyProblem = checkKey(req.headers, opts.apiKey);
-  if (keyProblem !== null) return sendError(ex, { status: 401, message: keyProblem });
+  if (keyProblem !== null) return writeVendorError(ex, { status: 401, message: keyProblem });
   if (header(req.headers['anthropic-version']) === '') {
-    return sendError(ex, { status: 400, message: 'anthropic-version: header is required' });
+    return writeVendorError(ex, { status: 400, message: 'anthropic-version: header is required' });
   }
   if (!/^application\/json\b/i.test(header(req.headers['content-type']))) {
-    return sendError(ex, { status: 400, message: 'content-type must be application/json' });
+    return writeVendorError(ex, { status: 400, message: 'content-type must be application/json' });
   }
   const countTokens = route[2] !== undefined;
   const body = record.json;
   const bodyProblem = checkBody(body, countTokens);
-  if (bodyProblem !== null || !isRecord(body)) return sendError(ex, { status: 400, message: bodyProblem ?? 'invalid body' });
+  if (bodyProblem !== null || !isRecord(body)) return writeVendorError(ex, { status: 400, message: bodyProblem ?? 'invalid body' });
 
   if (countTokens) return writeJson(res, 200, { input_tokens: estimateInputTokens(body) }, { 'request-id': fakeId('req_01') });
 
@@ -137,7 +121,7 @@ async function handle(ex: Exchange, opts: MessagesFakeOptions, script: Behaviour
   if (plan.hangBeforeHeaders === true) return waitForAbort(ex.signal);
   if ((plan.latencyMs ?? 0) > 0) await sleep(plan.latencyMs ?? 0, ex.signal);
   if (ex.signal.aborted) return undefined;
-  if (plan.errorBefore !== undefined) return sendError(ex, plan.errorBefore, plan.headers);
+  if (plan.errorBefore !== undefined) return writeVendorError(ex, plan.errorBefore, plan.headers);
 
   const resolved = resolveResponse(plan, body, String(body['model']));
   const headers = { ...plan.headers, 'request-id': fakeId('req_01') };
@@ -154,36 +138,7 @@ async function stream(ex: Exchange, plan: BehaviourPlan, events: StreamEvent[], 
   });
   // Headers go out now, as the vendor's do, so a client sees 200 before the first event.
   res.flushHeaders();
-  const sink: StreamSink = {
-    event: (e) => writeChunk(res, sse(e.type, e.data)),
-    error: async (type, message) => {
-      await writeChunk(res, sse('error', { type: 'error', error: { type, message } }));
-      res.end();
-    },
-    end: () => res.end(),
-    drop: () => ex.drop(),
-  };
-  await playStream(events, plan, sink, ex.signal);
-}
-
-/** One SSE event: `event:` line, `data:` line, blank line, LF endings. */
-function sse(type: string, data: unknown): string {
-  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-function sendError(ex: Exchange, err: ErrorBeforePlan, extraHeaders: Record<string, string> = {}): void {
-  const [defaultType, defaultMessage] = ERROR_DEFAULTS[err.status] ?? ['api_error', 'Internal server error'];
-  const requestId = fakeId('req_01');
-  const headers: Record<string, string> = { ...extraHeaders, 'request-id': requestId };
-  // The vendor always tells a rate-limited client when to come back.
-  const retryAfter = err.retryAfterSeconds ?? (err.status === 429 ? 1 : undefined);
-  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-  const body = {
-    type: 'error',
-    error: { type: err.type ?? defaultType, message: err.message ?? defaultMessage },
-    request_id: requestId,
-  };
-  writeJson(ex.res, err.status, body, headers);
+  await playStream(events, plan, sseSink(ex), ex.signal);
 }
 
 function checkKey(headers: Exchange['req']['headers'], expected: string | undefined): string | null {

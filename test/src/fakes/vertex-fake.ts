@@ -1,8 +1,9 @@
 import { estimateInputTokens, isRecord, BehaviourScript, type BehaviourSource } from './fake-behaviour.js';
 import { fakeId } from './fake-ids.js';
 import { buildMessage, buildStreamEvents, resolveResponse } from './fake-response.js';
-import { FakeServer, RequestLog, parseJson, readBody, writeChunk, writeJson, type Exchange, type RecordedRequest } from './fake-server.js';
-import { playStream } from './stream-player.js';
+import { FakeServer, RequestLog, parseJson, readBody, writeJson, type Exchange, type RecordedRequest } from './fake-server.js';
+import { playStream, waitForAbort } from './stream-player.js';
+import { sseSink, writeVendorError } from './vendor-wire.js';
 
 /** What Vertex AI's Anthropic models take in the body instead of a model (vendor-api.md, Google's docs). */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -59,8 +60,15 @@ export async function startVertexFake(opts: VertexFakeOptions): Promise<VertexFa
   };
 }
 
-function googleError(ex: Exchange, status: number, state: string, message: string): void {
-  writeJson(ex.res, status, { error: { code: status, message, status: state } });
+/** Google's canonical status name for an HTTP status (google.rpc.Code), as its error bodies carry it. */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ABORTED',
+  429: 'RESOURCE_EXHAUSTED', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'NOT_IMPLEMENTED', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+};
+
+/** An error from Google's front door (auth, routing, quota, the platform), in Google's shape rather than the vendor's. */
+function googleError(ex: Exchange, status: number, message: string): void {
+  writeJson(ex.res, status, { error: { code: status, message, status: GOOGLE_STATUS[status] ?? 'UNKNOWN' } });
 }
 
 async function handle(ex: Exchange, opts: VertexFakeOptions, script: BehaviourScript, log: RequestLog<VertexRecordedRequest>): Promise<void> {
@@ -76,41 +84,33 @@ async function handle(ex: Exchange, opts: VertexFakeOptions, script: BehaviourSc
   };
   ex.track(record);
   log.add(record);
-  if (m === null || req.method !== 'POST') return googleError(ex, 404, 'NOT_FOUND', `${req.method} ${path} not found`);
+  if (m === null || req.method !== 'POST') return googleError(ex, 404, `${req.method} ${path} not found`);
   const multiRegion = (opts.endpoint ?? 'regional') === 'eu';
   if ((m[2] === 'eu') !== multiRegion) {
-    return googleError(ex, 400, 'INVALID_ARGUMENT', `Location ${m[2] ?? ''} is not served by this ${multiRegion ? 'multi-region' : 'regional'} endpoint.`);
+    return googleError(ex, 400, `Location ${m[2] ?? ''} is not served by this ${multiRegion ? 'multi-region' : 'regional'} endpoint.`);
   }
   const token = /^Bearer (.+)$/.exec(String(req.headers['authorization'] ?? ''))?.[1] ?? '';
-  if (!opts.tokenValid(token)) return googleError(ex, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
+  if (!opts.tokenValid(token)) return googleError(ex, 401, 'Request had invalid authentication credentials.');
   const body = record.json;
-  if (!isRecord(body)) return googleError(ex, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
-  if (body['anthropic_version'] !== VERTEX_ANTHROPIC_VERSION) return writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic_version: Input should be \'vertex-2023-10-16\'' } });
+  if (!isRecord(body)) return googleError(ex, 400, 'Invalid JSON payload received.');
+  // The model's own checks answer in the vendor's format.
+  if (body['anthropic_version'] !== VERTEX_ANTHROPIC_VERSION) return writeVendorError(ex, { status: 400, message: 'anthropic_version: Input should be \'vertex-2023-10-16\'' });
   const countTokens = m[3] === 'count-tokens';
   if (countTokens) {
-    if (typeof body['model'] !== 'string') return writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'model: Field required' } });
+    if (typeof body['model'] !== 'string') return writeVendorError(ex, { status: 400, message: 'model: Field required' });
     return writeJson(res, 200, { input_tokens: estimateInputTokens(body) });
   }
-  if ('model' in body) return writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'model: Extra inputs are not permitted' } });
+  if ('model' in body) return writeVendorError(ex, { status: 400, message: 'model: Extra inputs are not permitted' });
   const streaming = m[4] === 'streamRawPredict';
-  if (streaming !== (body['stream'] === true)) return writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'stream must match the method' } });
+  if (streaming !== (body['stream'] === true)) return writeVendorError(ex, { status: 400, message: 'stream must match the method' });
   const plan = script.next({ body, headers: req.headers, region: record.location, path, modelId: m[3] ?? null });
-  if (plan.errorBefore !== undefined) return googleError(ex, plan.errorBefore.status, 'UNAVAILABLE', plan.errorBefore.message ?? 'unavailable');
+  if (plan.errorBefore !== undefined) return googleError(ex, plan.errorBefore.status, plan.errorBefore.message ?? 'unavailable');
   const resolved = resolveResponse(plan, body, m[3] ?? '');
   const headers = { 'request-id': fakeId('req_vrtx_01') };
   if (!streaming) return writeJson(res, 200, buildMessage(resolved), headers);
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8' });
   res.flushHeaders();
-  const sse = (type: string, data: unknown): string => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-  await playStream(buildStreamEvents(resolved, false), plan, {
-    event: (e) => writeChunk(res, sse(e.type, e.data)),
-    error: async (type, message) => {
-      await writeChunk(res, sse('error', { type: 'error', error: { type, message } }));
-      res.end();
-    },
-    end: () => res.end(),
-    drop: () => ex.drop(),
-  }, ex.signal);
+  await playStream(buildStreamEvents(resolved, false), plan, sseSink(ex), ex.signal);
 }
 
 /** A fake GCE metadata server (named by GCE_METADATA_HOST): hands out numbered access tokens with a lifetime. */
@@ -120,17 +120,21 @@ export interface MetadataFake {
   /** tokens issued so far, oldest first */
   readonly issued: Array<{ token: string; expiresAtMs: number }>;
   valid(token: string): boolean;
+  /** true: token requests get no answer (a metadata server that hangs) until set false or the client gives up */
+  hangTokens(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startMetadataFake(opts: { expiresInSeconds: number }): Promise<MetadataFake> {
   const issued: Array<{ token: string; expiresAtMs: number }> = [];
+  let hanging = false;
   const server = await FakeServer.start(async (ex) => {
     const { req, res } = ex;
     res.setHeader('metadata-flavor', 'Google');
     if (req.headers['metadata-flavor'] !== 'Google') return writeJson(res, 403, { error: 'Missing Metadata-Flavor:Google header.' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/computeMetadata/v1/instance/service-accounts/default/token') {
+      if (hanging) return waitForAbort(ex.signal);
       const token = `ya29.fake-${issued.length + 1}`;
       issued.push({ token, expiresAtMs: Date.now() + opts.expiresInSeconds * 1000 });
       return writeJson(res, 200, { access_token: token, expires_in: opts.expiresInSeconds, token_type: 'Bearer' });
@@ -151,6 +155,9 @@ export async function startMetadataFake(opts: { expiresInSeconds: number }): Pro
     host: server.url.replace(/^http:\/\//, ''),
     issued,
     valid: (token) => issued.some((t) => t.token === token && t.expiresAtMs > Date.now()),
+    hangTokens: (on) => {
+      hanging = on;
+    },
     close: () => server.close(),
   };
 }

@@ -42,6 +42,11 @@ export function errorFromBedrockStatus(status: number, errorType: string, body: 
   return new UpstreamError(`The inference platform failed (HTTP ${status}${type === '' ? '' : ` ${type}`}).`);
 }
 
+/** Whether a stream's exception frame is Bedrock throttling the caller (the route is skipped, not failed). */
+export function isThrottlingException(exceptionType: string): boolean {
+  return errorName(exceptionType) === 'throttlingException';
+}
+
 /** An exception frame mid-stream, as the error event the client gets. */
 export function errorFromBedrockException(exceptionType: string, message: string): GatewayError {
   const type = errorName(exceptionType);

@@ -5,7 +5,7 @@ import type { Exchange, ExchangeResult, Responder } from '../../exchange.js';
 import type { SseRelay, StreamEvent } from '../../relay/sse-relay.js';
 import { estimateTokens, requestText } from '../../token-estimate.js';
 import { UpstreamCall, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
-import { errorFromBedrockException, errorFromBedrockStatus } from './bedrock-errors.js';
+import { errorFromBedrockException, errorFromBedrockStatus, isThrottlingException } from './bedrock-errors.js';
 import { bedrockBody, BedrockSigner } from './bedrock-request.js';
 import { EventStreamFrames } from './event-stream-frames.js';
 
@@ -21,6 +21,8 @@ export interface BedrockUpstreamOptions {
   timeoutMs: number;
   /** a stream's limit for its first event; unset: only timeoutMs */
   firstEventTimeoutMs?: number;
+  /** signing or a token fetch (UPSTREAM_CONNECT_TIMEOUT_MS) */
+  connectTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -41,7 +43,7 @@ export class BedrockUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs, this.o.connectTimeoutMs).run();
   }
 }
 
@@ -76,6 +78,7 @@ class BedrockAdapter implements PlatformAdapter {
 class BedrockStreamDecoder implements StreamDecoder {
   private readonly frames = new EventStreamFrames();
   readonly sawError = false;
+  throttled = false;
 
   constructor(private readonly relay: SseRelay, private readonly alias: string) {}
 
@@ -88,6 +91,7 @@ class BedrockStreamDecoder implements StreamDecoder {
     }
     for (const f of decoded) {
       if (f.messageType === 'exception' || f.messageType === 'error') {
+        this.throttled = isThrottlingException(f.exceptionType ?? '');
         return errorFromBedrockException(f.exceptionType ?? 'internalServerException', exceptionMessage(f.payload));
       }
       if (f.messageType !== 'event' || f.eventType !== 'chunk') continue;

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError, UpstreamError } from '@gateway/shared';
 import type { CountContext, Exchange, ExchangeResult, Responder } from '../../exchange.js';
 import type { SseRelay } from '../../relay/sse-relay.js';
-import { UpstreamCall, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
+import { CredentialsTimeoutError, UpstreamCall, credentialsWithin, type PlatformAdapter, type StreamDecoder, type UpstreamRequest } from '../upstream-call.js';
 import { errorFromUpstreamStatus } from '../upstream-errors.js';
 import { postCountTokens } from '../count-tokens-request.js';
 import { UpstreamSseReader } from '../upstream-stream.js';
@@ -20,6 +20,8 @@ export interface VertexUpstreamOptions {
   url: string | undefined;
   timeoutMs: number;
   firstEventTimeoutMs?: number;
+  /** signing or a token fetch (UPSTREAM_CONNECT_TIMEOUT_MS) */
+  connectTimeoutMs?: number;
   client: Dispatcher;
 }
 
@@ -54,7 +56,7 @@ export class VertexUpstream implements Responder {
   }
 
   respond(x: Exchange): Promise<ExchangeResult> {
-    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs).run();
+    return new UpstreamCall(x, this.o.client, this.adapter, this.o.timeoutMs, this.o.firstEventTimeoutMs, this.o.connectTimeoutMs).run();
   }
 
   async countTokens(forwarded: Record<string, unknown>, c: CountContext): Promise<number> {
@@ -64,9 +66,9 @@ export class VertexUpstream implements Responder {
     // count-tokens takes the model in the body, unlike the message calls.
     const body = Buffer.from(JSON.stringify({ ...forwarded, anthropic_version: VERTEX_ANTHROPIC_VERSION }));
     c.attestation.forwarded(body);
-    const auth = await this.adapter.authHeaders().catch((err: unknown) => {
-      // No token for this upstream: as for a message call, the next route has credentials of its own.
-      c.failed?.({ outcome: 'auth', retryable: true });
+    const auth = await credentialsWithin(this.adapter.authHeaders(), this.o.connectTimeoutMs ?? Infinity).catch((err: unknown) => {
+      // No token for this upstream (or none in time): as for a message call, the next route has credentials of its own.
+      c.failed?.({ outcome: err instanceof CredentialsTimeoutError ? 'timeout' : 'auth', retryable: true });
       throw err instanceof GatewayError ? err : new UpstreamError('The upstream request could not be signed.', { cause: err });
     });
     const headers: Record<string, string> = { ...auth, 'content-type': 'application/json' };
