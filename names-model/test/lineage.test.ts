@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
-import { decodeNameModel } from '@gateway/privacy/internals';
+import { decodeNameModel, SHIPPED_MARGINS } from '@gateway/privacy/internals';
 import { buildLexicon, chosenSources, readLexiconManifest, termsLine, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
 
@@ -82,6 +82,18 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(manifest.model.profile).to.equal('commercial');
     expect(manifest.model.sources).to.deep.equal(chosenSources(manifest, 'commercial').map((s) => s.id));
     for (const id of manifest.model.sources) expect(manifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
+  });
+
+  it('records the detector margins it runs with as tuned on the commercial profile alone, on dev parts', () => {
+    const margins = manifest.margins;
+    expect(margins?.profile).to.equal('commercial');
+    expect(margins?.values).to.deep.equal({ ...SHIPPED_MARGINS });
+    expect(margins?.command).to.match(/tune-main\.js --profile=commercial .*--tune-margins/);
+    // Every source it names is a commercial one; no research source and no held-out part.
+    const commercial = chosenSources(manifest, 'commercial').map((s) => s.id);
+    const named = manifest.sources.map((s) => s.id).filter((id) => new RegExp(`(?:^|[\\s:,(])${id}(?=[\\s,;)]|$)`).test(margins?.tunedOn ?? ''));
+    expect(named).to.not.be.empty;
+    expect(named.filter((id) => !commercial.includes(id))).to.deep.equal([]);
   });
 
   it('refuses a manifest that would ship a research model', () => {
