@@ -14,7 +14,7 @@ import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText,
 import { devDocuments, scoreDocuments } from './document-eval.js';
 import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
-// node names-model/dist/src/tune-main.js [--profile=commercial|research] [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// node names-model/dist/src/tune-main.js [--manifest=<file>] [--profile=commercial|research] [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
 //   [--margins=<JSON>] [--tune-margins [--keep-precision] [--margins-out=<file>]]
 // The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
 // part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
@@ -27,12 +27,13 @@ import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-na
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const clusterOverride = arg('clusters');
-const shipped = readManifest(join(ROOT, 'names-model/manifest.json'));
+const manifestFile = resolve(arg('manifest') ?? join(ROOT, 'names-model/manifest.json'));
+const shipped = readManifest(manifestFile);
 // --clusters overrides the manifest's cluster settings one by one.
 const manifest = clusterOverride === undefined ? shipped : { ...shipped, clusters: { ...shipped.clusters, ...(JSON.parse(clusterOverride) as object) } };
 const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
 if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
-const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
+const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora'), join(dirname(manifestFile), 'corpora')].filter((d): d is string => d !== undefined && d !== '');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */
 const DETECTOR_CAP = 1500;
@@ -62,7 +63,7 @@ function trainOnly(epochs: number): NameModel {
   const without = arg('without')?.split(',') ?? [];
   const splits = loadSplits(manifest.seed, chosenSources(manifest, profile, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
-  const { lexicon } = buildLexicon(manifest, splits.train, join(ROOT, 'names-model'));
+  const { lexicon } = buildLexicon(manifest, splits.train, dirname(manifestFile));
   const buckets = Number(arg('buckets') ?? manifest.buckets);
   const random = seededRandom(manifest.seed);
   const perceptron = new AveragedPerceptron(buckets, lexicon);
@@ -141,6 +142,7 @@ if (errors.length > 0) writeFileSync(arg('errors-file') ?? '/dev/stdout', `${err
  */
 function tuneMargins(): void {
   const sets = devSets();
+  if (sets.length === 0) throw new Error(`no dev part to tune on in the ${profile} profile`);
   const languages = [...new Set(sets.map((s) => s.language))];
   const objective = (m: DetectorMargins): { mean: number; precisions: number[]; line: string } => {
     useDetectorMargins(m);
