@@ -91,6 +91,17 @@ export interface DataManifest {
   /** The word lists read as features (lexicon-manifest.ts), relative to this manifest's directory, when any. */
   readonly lexicons?: string;
   readonly sources: readonly CorpusSource[];
+  /**
+   * The detector's margins (privacy detector-margins.ts) and the data they were tuned on: the commercial
+   * profile's dev parts alone (tune-main.js --tune-margins). A test checks they are the margins the detector runs with.
+   */
+  readonly margins?: {
+    readonly profile: TrainingProfile;
+    readonly tunedOn: string;
+    readonly command: string;
+    readonly decision: string;
+    readonly values: Readonly<Record<string, number>>;
+  };
   /** The model the repository ships, as the last default `train:names` run (the commercial profile) wrote it. */
   readonly model: {
     /** Relative to the repository root. */

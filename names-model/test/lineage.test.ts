@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
-import { decodeNameModel } from '@gateway/privacy/internals';
+import { decodeNameModel, SHIPPED_MARGINS } from '@gateway/privacy/internals';
 import { buildLexicon, chosenSources, readLexiconManifest, termsLine, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
 
@@ -15,6 +15,7 @@ import type { CorpusSource, DataManifest } from '../src/index.js';
 // which files a build reads: by the manifest, by the training code's selection, and by a real fixture training.
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURES = join(ROOT, 'names-model/fixtures');
+const TUNE_MAIN = join(ROOT, 'names-model/dist/src/tune-main.js');
 const TRAIN_MAIN = join(ROOT, 'names-model/dist/src/train-main.js');
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
 const fixture = readManifest(join(FIXTURES, 'manifest.fixture.json'));
@@ -82,6 +83,18 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(manifest.model.profile).to.equal('commercial');
     expect(manifest.model.sources).to.deep.equal(chosenSources(manifest, 'commercial').map((s) => s.id));
     for (const id of manifest.model.sources) expect(manifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
+  });
+
+  it('records the detector margins it runs with as tuned on the commercial profile alone, on dev parts', () => {
+    const margins = manifest.margins;
+    expect(margins?.profile).to.equal('commercial');
+    expect(margins?.values).to.deep.equal({ ...SHIPPED_MARGINS });
+    expect(margins?.command).to.match(/tune-main\.js --profile=commercial .*--tune-margins/);
+    // Every source it names is a commercial one; no research source and no held-out part.
+    const commercial = chosenSources(manifest, 'commercial').map((s) => s.id);
+    const named = manifest.sources.map((s) => s.id).filter((id) => new RegExp(`(?:^|[\\s:,(])${id}(?=[\\s,;)]|$)`).test(margins?.tunedOn ?? ''));
+    expect(named).to.not.be.empty;
+    expect(named.filter((id) => !commercial.includes(id))).to.deep.equal([]);
   });
 
   it('refuses a manifest that would ship a research model', () => {
@@ -194,6 +207,28 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(notice).not.to.match(/fixture-research/);
     // A build written elsewhere leaves the manifest's record of the shipped model alone.
     expect(readFileSync(join(FIXTURES, 'manifest.fixture.json'), 'utf8')).to.equal(before);
+  });
+
+  it('tune-main --tune-margins: searches the margins on the commercial dev parts alone, the same way each run', () => {
+    const run = (profile: string): { stdout: string; margins: Record<string, number> } => {
+      const out = join(mkdtempSync(join(tmpdir(), 'names-tune-')), 'margins.json');
+      const args = [TUNE_MAIN, `--manifest=${join(FIXTURES, 'manifest.fixture.json')}`, `--profile=${profile}`, '--tune-margins', `--margins-out=${out}`];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { PATH: process.env.PATH, NAMES_CORPORA_DIR: join(FIXTURES, 'corpora') } });
+      expect(r.status, r.stderr).to.equal(0);
+      return { stdout: r.stdout, margins: JSON.parse(readFileSync(out, 'utf8')) as Record<string, number> };
+    };
+    const commercial = run('commercial');
+    // The search's objective names the languages it scored: the commercial fixture's alone, not the research one's.
+    expect(commercial.stdout).to.match(/^margins in force: mean F1 [\d.]+: mixed P [\d.]+ R [\d.]+ F1 [\d.]+$/m);
+    expect(commercial.stdout).not.to.match(/fixture-research/);
+    expect(Object.keys(commercial.margins).sort()).to.deep.equal(Object.keys(SHIPPED_MARGINS).sort());
+    // The same search each run (the log's timings aside).
+    const untimed = (stdout: string): string => stdout.replace(/\(\d+ s\)/g, '');
+    const again = run('commercial');
+    expect(again.margins).to.deep.equal(commercial.margins);
+    expect(untimed(again.stdout)).to.equal(untimed(commercial.stdout));
+    // The research profile does score the research source's dev file: the check above could fail.
+    expect(run('research').stdout).to.match(/^margins in force: mean F1 [\d.]+: mixed .*; en P /m);
   });
 
   it('learns word clusters only from unlabelled text allowing commercial use, none of it evaluation text, from the committed files the manifest sums', () => {

@@ -35,3 +35,5 @@ export { CAP_GRADES, clusterIndexOf, coarseClusterOf, fineAt, fineClusterOf, has
 export type { WordClusters } from './names/word-clusters.js';
 export { addToLexiconSet, emptyLexiconSet, lexiconMask, MAX_LEXICON_SETS } from './names/lexicon-sets.js';
 export type { LexiconSet } from './names/lexicon-sets.js';
+export type { DetectorMargins } from './names/detector-margins.js';
+export { margins, SHIPPED_MARGINS, useDetectorMargins } from './names/detector-margins.js';

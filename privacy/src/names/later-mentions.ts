@@ -1,5 +1,6 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
-import { GIVEN_NAME_SET, STOP_WORDS, TITLE_SET } from '../recognizers/person-words.js';
+import { GIVEN_NAME_SET, LONE_SURNAME_SET, STOP_WORDS, TITLE_SET } from '../recognizers/person-words.js';
+import { margins } from './detector-margins.js';
 import type { TaggedSpan } from './name-tagger.js';
 import { lastStartingBy } from './span-search.js';
 
@@ -90,7 +91,7 @@ function surnamesOf(
     const sure =
       c.rank > RANK_FORMAT ||
       GIVEN_NAME_SET.has(name.split(/\s+/)[0] as string) ||
-      people.some(c.start, c.end, (p) => p.kind === 'PER' && Math.min(p.firstConfidence, p.restConfidence) >= SURE_NAME_MARGIN);
+      people.some(c.start, c.end, (p) => p.kind === 'PER' && Math.min(p.firstConfidence, p.restConfidence) >= margins.sureName);
     if (sure) out.add(last);
   }
   for (const word of loneNamesByVote(text, tagged, candidates)) if (loneNameWorthLookingFor(word, commonWord) && !places.has(word)) out.add(word);
@@ -115,17 +116,15 @@ function loneNamesByVote(text: string, tagged: readonly TaggedSpan[], candidates
     votes.set(word, (votes.get(word) ?? 0) + (s.kind === 'PER' ? s.firstConfidence : -s.firstConfidence));
   }
   const out: string[] = [];
-  for (const [word, vote] of votes) if (vote >= SURE_LONE_MARGIN) out.push(word);
+  // A surname the lists know (and that is no common word: LONE_SURNAME_SET) has that as evidence besides the
+  // tagger's, and may need less margin in sum.
+  for (const [word, vote] of votes) if (vote >= (LONE_SURNAME_SET.has(word) ? margins.sureLoneKnown : margins.sureLone)) out.push(word);
   return out;
 }
 
-/** The tagger's margin (trainer's units) for a full name sure enough to look for its surname alone. */
-const SURE_NAME_MARGIN = 15;
-/**
- * The margins one word alone needs in sum over its readings in the text (CoNLL-2003 dev articles: German recall
- * gains up to 15, English precision falls below it).
- */
-const SURE_LONE_MARGIN = 15;
+// The margins (detector-margins.ts): a full name's (sureName) for its surname to be looked for alone; one word's
+// alone, in sum over its readings in the text (sureLone; CoNLL-2003 dev articles: German recall gains up to 15,
+// English precision falls below it), less for a word the surname lists know (sureLoneKnown).
 
 /** The surname of a full name found (two words or more) worth looking for alone, or undefined. */
 function surnameOf(name: string, commonWord: (word: string) => boolean): string | undefined {

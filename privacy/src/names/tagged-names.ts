@@ -18,6 +18,7 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import { isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
+import { margins } from './detector-margins.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { declaresType, onCodeLine, typeNamesIn } from './type-names.js';
@@ -36,19 +37,15 @@ const FIRST_WORD = /^([\p{L}.'’-]+)\s+/u;
 const SECOND_WORD = /^[\p{L}'’-]+/u;
 /** A plural acronym ("IDs", "APIs", "PRs") is no word of a name: "Model IDs" is a heading. */
 const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
-// Margins (trainer's units) a name needs where the tagger errs most: words opening a sentence or line ("Will
+// The margins (detector-margins.ts; trainer's units) a name needs where the tagger errs most, and how they came
+// to be (docs/privacy.md (p): re-measured on the commercial sources' dev parts alone): words opening a sentence or line ("Will
 // you…", "Can I…"; a word before a colon only as a sure speaker, speakerLine: "Handy:" is a label), one word
 // alone opening one, and a lone given name that is also a common word ("Grace period"). Set on the multilingual and presidio sets' look-alikes and the dev
 // split's errors: sure names score 20-45. One word alone opening a sentence needs 25 (was 15): the retrained
 // model gives "Mój numer to …" 15-23; on the dev parts 25 costs 0.2-0.7 points of recall in en and fr, nothing
 // elsewhere.
-const OPENING_MARGIN = 2;
-const OPENING_WORD_MARGIN = 25;
-const WORD_MARGIN = 8;
-const VETO_MARGIN = 4;
 // A one-word place or organisation overrules a known given name only when sure: "Hi, I am Jane (…)" read as a
 // place at margin 4 by the retrained model is a person; "Santander" in "Banco Santander" is two words.
-const ONE_WORD_VETO_MARGIN = 10;
 // A surname known from a full name (in this text or another of the request) is kept from a lone mention that the
 // tagger reads as a one-word place or organisation, and such a word from counting as a surname at all ("Jordan"),
 // only when the tagger is this sure of the place: the clustered model reads lone surnames as places at 10-30
@@ -57,17 +54,13 @@ const ONE_WORD_VETO_MARGIN = 10;
 // and 25; 20: recall 0.870 and 0.694; 30: 0.881 and 0.698, but the city in "Plaza Mayor 199, 6º C, Sevilla", LOC
 // at 29.6, became a person where "Marilú Sevilla" attends; 45 and never as 30, German precision -0.2 sentence by
 // sentence); the sentence-by-sentence dev sets unchanged.
-const MENTION_VETO_MARGIN = 25;
-const COMMON_WORD_MARGIN = 30;
 // A name the tagger is this sure of may have a one- or two-digit score after it ("b Croft 46", "( K. Spiring 52 )")
 // that the house-number rule takes for an address ("Joaquin Suarez 2906."). On the dev parts the house-number
 // rule had dropped 54 names, mostly in results tables, to save 8 false positives, most of those under margin 13;
 // sparing only short numbers after sure names keeps presidio's addresses out (all its tables unchanged) and
 // takes English dev recall 0.766 → 0.776, precision 0.833 → 0.835.
-const HOUSE_NUMBER_MARGIN = 15;
 // A common word opening a longer name ("Frank Schlömer", "Guy Forget", but "Ieri Bianchi", "Szanowna Pani …") is
 // cut off below this margin; cutting it whatever the margin lost 2-6 names per 100 in dev (names-model tune).
-const OPENING_COMMON_MARGIN = 10;
 
 /** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
 function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[], k: number): number {
@@ -91,14 +84,14 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     const reporting = words > 1 && SPEECH_VERBS.has(first.toLowerCase());
     const beforeGivenName =
       words > 1 &&
-      s.firstConfidence < OPENING_COMMON_MARGIN &&
+      s.firstConfidence < margins.openingCommon &&
       !GIVEN_NAME_SET.has(first) &&
       !SURNAME_SET.has(first) &&
       GIVEN_NAME_SET.has(SECOND_WORD.exec(text.slice(s.secondStart, s.end))?.[0] ?? '');
-    if (reporting || beforeGivenName || s.firstConfidence < OPENING_MARGIN || (common && s.firstConfidence < (words > 1 ? OPENING_COMMON_MARGIN : COMMON_WORD_MARGIN))) {
+    if (reporting || beforeGivenName || s.firstConfidence < margins.opening || (common && s.firstConfidence < (words > 1 ? margins.openingCommon : margins.commonWord))) {
       // After a reporting word the rest is what the tagger read as the name, however unsure of where it ends
       // ("Secondo Nunzia Scarpelli": 19.9, then 1.2).
-      if (words === 1 || (!reporting && s.restConfidence < OPENING_MARGIN)) return -1;
+      if (words === 1 || (!reporting && s.restConfidence < margins.opening)) return -1;
       start = s.secondStart;
       words -= 1;
       confidence = s.restConfidence;
@@ -131,15 +124,15 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   const known = (): boolean =>
     GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || (cue ??= besideSureName(text, people, k) || personCue(text, start, s.end));
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
-  if (start === s.start && s.opensSentence && confidence < OPENING_WORD_MARGIN && !known()) return -1;
+  if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
-  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < COMMON_WORD_MARGIN)) return -1;
+  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < margins.commonWord)) return -1;
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
-  if (common && confidence < COMMON_WORD_MARGIN) return -1;
+  if (common && confidence < margins.commonWord) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
-  if (confidence < WORD_MARGIN && !known()) return -1;
+  if (confidence < margins.word && !known()) return -1;
   return start;
 }
 
@@ -167,12 +160,11 @@ function personCue(text: string, start: number, end: number): boolean {
 /** Between two items of a list: a comma, a dash, a slash, or "and" in one of the seven languages. */
 const LIST_GAP_RE = /^[ \t]*(?:[,/–-]|and|und|et|y|e|en|i|oraz)[ \t]*$/u;
 // A list's neighbour this sure is a name ("Wright und Hendrie", "Kamps - Fach - Klinkert"): sure names score 20-45.
-const LIST_NEIGHBOUR_MARGIN = 20;
 
 /** Whether people[k] stands in a list right beside a person the tagger is sure of. */
 function besideSureName(text: string, people: readonly TaggedSpan[], k: number): boolean {
   const s = people[k] as TaggedSpan;
-  const sure = (t: TaggedSpan): boolean => Math.min(t.firstConfidence, t.restConfidence) >= LIST_NEIGHBOUR_MARGIN;
+  const sure = (t: TaggedSpan): boolean => Math.min(t.firstConfidence, t.restConfidence) >= margins.listNeighbour;
   const prev = people[k - 1];
   if (prev !== undefined && sure(prev) && LIST_GAP_RE.test(text.slice(prev.end, s.start))) return true;
   const next = people[k + 1];
@@ -184,7 +176,7 @@ const SENTENCE_AFTER_COLON_RE = /^:[ \t]+\p{L}+[ \t]+\p{L}+[ \t]+\p{L}/u;
 
 /** Whether a lone word before a colon opens a line of speech ("Krätschmer: Das ist nicht richtig."). */
 function speakerLine(text: string, s: TaggedSpan): boolean {
-  if (s.firstConfidence < OPENING_WORD_MARGIN || s.firstCommon) return false;
+  if (s.firstConfidence < margins.openingWord || s.firstCommon) return false;
   return SENTENCE_AFTER_COLON_RE.test(text.slice(s.end, s.end + 64));
 }
 
@@ -222,13 +214,13 @@ export function addTaggedNames(
   const people = tagged.filter((s) => s.kind === 'PER');
   // Places and organisations the tagger is sure start where they do, however unsure of where they end ("Ford Motor
   // Company": 8.9, then 0.4), by their first two words: the same two words elsewhere are that name again.
-  const opened = tagged.filter((s) => s.kind !== 'PER' && s.words > 1 && s.firstConfidence >= VETO_MARGIN && !startsWithSalutation(text.slice(s.start, s.end)));
+  const opened = tagged.filter((s) => s.kind !== 'PER' && s.words > 1 && s.firstConfidence >= margins.veto && !startsWithSalutation(text.slice(s.start, s.end)));
   const reopened = opened.length === 0 ? [] : openingsAgain(text, opened);
   let k = -1; // people[k] is the span at hand
   for (const s of tagged) {
     if (s.kind !== 'PER') {
       // Only a sure place or organisation overrules a list match; "Thanks Jane" read as ORG does not.
-      const sure = Math.min(s.firstConfidence, s.restConfidence) >= (s.words === 1 ? ONE_WORD_VETO_MARGIN : VETO_MARGIN);
+      const sure = Math.min(s.firstConfidence, s.restConfidence) >= (s.words === 1 ? margins.oneWordVeto : margins.veto);
       if (sure && !startsWithSalutation(text.slice(s.start, s.end))) others.push(s);
       continue;
     }
@@ -244,7 +236,7 @@ export function addTaggedNames(
     if (word !== '' && ((typeNames ??= typeNamesIn(text)).has(word) || declaresType(nearby(text, start), word)) && onCodeLine(text, start, word)) continue;
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
-    const sure = Math.min(s.firstConfidence, s.restConfidence) >= HOUSE_NUMBER_MARGIN;
+    const sure = Math.min(s.firstConfidence, s.restConfidence) >= margins.houseNumber;
     if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
@@ -261,7 +253,7 @@ export function addTaggedNames(
   }
   candidates.length = kept;
   // A surname found again inside a place or organisation the tagger opened surely is part of its name.
-  const mentionVetoes = [...others.filter((s) => s.words > 1 || s.firstConfidence >= MENTION_VETO_MARGIN), ...opened.filter((s) => !others.includes(s)), ...reopened].sort(
+  const mentionVetoes = [...others.filter((s) => s.words > 1 || s.firstConfidence >= margins.mentionVeto), ...opened.filter((s) => !others.includes(s)), ...reopened].sort(
     (a, b) => a.start - b.start,
   );
   const surnames = addLaterMentions(text, candidates, tagged, mentionVetoes, commonWord, knownSurnames, undefined, cued);

@@ -132,6 +132,18 @@ describe('privacy: a full name\'s surname found again alone', () => {
     const dropped: Candidate[] = [];
     addLaterMentions(code, dropped, [inCode], [], () => false);
     expect(dropped).to.deep.equal([]);
+    // A surname the lists know counts that as evidence: one reading at 12 is enough for "Scholz" (listed), not
+    // for "Cuntz" (not listed); at 4 neither spreads.
+    const lone = (name: string, margin: number): string[] => {
+      const text = `Gestern hat ${name} mit Emde telefoniert; ${name} rief später zurück.`;
+      const first = { ...person(text, name, margin) };
+      const candidates: Candidate[] = [{ type: 'PERSON', start: first.start, end: first.end, rank: RANK_FORMAT }];
+      addLaterMentions(text, candidates, [first], [], () => false);
+      return candidates.slice(1).map((c) => text.slice(c.start, c.end));
+    };
+    expect(lone('Scholz', 12)).to.deep.equal(['Scholz']);
+    expect(lone('Cuntz', 12)).to.deep.equal([]);
+    expect(lone('Scholz', 4)).to.deep.equal([]);
     // Read elsewhere as a place as surely: no spread. An ordinary word: none either.
     expect(mentions('Sutter kam. Sutter ging.', ['Sutter'], { vetoes: ['Sutter'] })).to.deep.equal([]);
     expect(mentions('Brown kam. Brown ging.', ['Brown'], { common: ['Brown'] })).to.deep.equal([]);

@@ -154,6 +154,19 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(before, [span(before, 'Canónigo Valiño', 'PER', 40)])).to.deep.equal([]);
   });
 
+  it('takes a name after a place word and a particle for the street or square it names', () => {
+    // Europeana's French dev part: "rue de Rohan", "rue de Quin" read as people.
+    for (const text of ['Marie Le Call , rue de Rohan .', 'Vivo en la Plaza de Colón desde mayo.', 'Negozio in via della Spiga 5.']) {
+      const name = text.match(/(?:de|della) (\p{Lu}\p{Ll}+)/u)?.[1] as string;
+      expect(people(text, [span(text, name, 'PER', 30)])).to.deep.equal([]);
+    }
+    // A particle after a given name is a surname's: the person stands.
+    const person = 'Ce matin Jean de Rohan est arrivé.';
+    expect(people(person, [span(person, 'Jean de Rohan', 'PER', 30)])).to.deep.equal(['Jean de Rohan']);
+    const alone = 'Le duc parla avec de Rohan hier.';
+    expect(people(alone, [span(alone, 'Rohan', 'PER', 30)])).to.deep.equal(['Rohan']);
+  });
+
   it('reads the first two words of an organisation it opened surely as that organisation again, not a person', () => {
     // As the commercial model reads "Ford Motor Company" (ORG at 8.9, then 0.4) and "Ford" in "Ford Motor shares"
     // (PER at 9.5); invented names, so that no list or firm word decides.
