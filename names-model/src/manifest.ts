@@ -17,6 +17,11 @@ export interface CorpusFile {
   readonly role: 'train' | 'dev' | 'report';
   readonly language: string;
   readonly sha256: string;
+  /**
+   * For a file labelled here from another text (software-text): the SHA-256 of the text it was made from, as
+   * read at `commit` (`path` names it, or how it was taken: the commits it shows).
+   */
+  readonly sourceSha256?: string;
   /** Sentences kept at most (a deterministic subsample), to keep a training run to minutes. */
   readonly maxSentences?: number;
 }
@@ -58,6 +63,11 @@ export interface CorpusSource {
   readonly silver?: boolean;
   /** Labelled by people, but on OCR'd text (old print, misread letters): reported apart from clean hand-labelled text. */
   readonly ocr?: boolean;
+  /**
+   * Software text (READMEs, documentation, commits) labelled here: few names, there to teach what is none; the
+   * real-text report keeps its rows apart from prose.
+   */
+  readonly software?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];

@@ -296,6 +296,37 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(plain.lexiconLineage).to.equal(null);
   });
 
+  it('labels software text from no repository of the agent-text evaluation set, under terms allowing commercial use', () => {
+    // Not in the shipped manifest yet (docs/privacy.md (o)); its entry, ready to add, is checked as a source would be.
+    // Its labelled files hold the snapshots' text and are rebuilt by build.mjs, not committed: the entry's sums check them.
+    const dir = join(ROOT, 'names-model/corpora/software-text');
+    const source = JSON.parse(readFileSync(join(dir, 'source.json'), 'utf8')) as CorpusSource;
+    const agentText = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/agent-text/manifest.json'), 'utf8')) as { sources: { repo: string | null }[] };
+    const evaluated = new Set(agentText.sources.flatMap((s) => (s.repo === null ? [] : [`github.com/${s.repo}`])));
+    expect(evaluated.size).to.be.greaterThan(10);
+    expect(termProblems(source)).to.deep.equal([]);
+    expect(source.commercialUse).to.equal(true);
+    expect(idsOf(source.spdx).every((id) => COMMERCIAL_IDS.has(id)), source.spdx).to.equal(true);
+    expect(source.obligations.attribution).to.be.a('string');
+    expect(source.software).to.equal(true);
+    expect(manifest.sources.some((s) => s.id === source.id)).to.equal(false);
+    const forbidden = filesOf(refusing(manifest));
+    expect(source.files.length).to.be.greaterThan(10);
+    for (const file of source.files) {
+      expect(evaluated.has(file.repository), file.repository).to.equal(false);
+      expect(file.local, file.local).to.match(/^software-text\/[^/]+\/[^/]+\.tsv$/);
+      expect(file.local, file.local).not.to.match(/agent-text|(^|[/_-])test([._/-]|$)/i);
+      expect(file.commit, file.local).to.match(/^[0-9a-f]{40}$/);
+      expect(file.sha256, file.local).to.match(/^[0-9a-f]{64}$/);
+      expect(file.sourceSha256, file.local).to.match(/^[0-9a-f]{64}$/);
+      expect(forbidden.has(file.sha256), file.local).to.equal(false);
+    }
+    // The builder reads only these repositories, and refuses the agent-text set's (its own check, read here).
+    const builder = readFileSync(join(dir, 'build.mjs'), 'utf8');
+    for (const repo of evaluated) expect(builder.includes(`'${repo.replace('github.com/', '')}'`), repo).to.equal(false);
+    expect(builder).to.include("throw new Error(`${src.repo} is an agent-text source`)");
+  });
+
   it('refuses a word-list manifest naming a source that refuses commercial use', () => {
     const dir = mkdtempSync(join(tmpdir(), 'names-lexicons-'));
     const lexicons = readLexiconManifest(join(ROOT, 'names-model/lexicons/sources.json'));

@@ -129,3 +129,23 @@ export function namesSoftware(text: string, start: number, end: number): boolean
   const next = NEXT_WORD.exec(text.slice(end, end + 24))?.[1];
   return next !== undefined && SOFTWARE_NOUNS.has(next.toLowerCase());
 }
+
+/**
+ * A user-agent or server string: product tokens, a name, a slash and a version ("Mozilla/5.0 (Windows NT 10.0)
+ * AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "Apache/2.4.41 (Ubuntu) OpenSSL/1.1.1f").
+ * Two of them in the same quoted value or line make every word there a product's or a platform's, not a person's
+ * ("like Gecko" is no name). One alone is not enough: "Anna Nowak wrote v/2" is prose.
+ */
+const PRODUCT_TOKEN = /(?:^|[\s(;"'])[A-Za-z][\w.-]*\/\d[\w.]*(?=[\s);"',]|$)/g;
+const REACH = 400;
+
+export function inProductTokens(text: string, at: number): boolean {
+  // The quoted value or line around `at`, at most REACH characters either side; most text has no "/digit" there.
+  const before = text.slice(Math.max(0, at - REACH), at);
+  const after = text.slice(at, at + REACH);
+  const cutBefore = Math.max(before.lastIndexOf('"'), before.lastIndexOf('\n'));
+  const ends = [after.indexOf('"'), after.indexOf('\n')].filter((i) => i !== -1);
+  const value = before.slice(cutBefore + 1) + after.slice(0, ends.length > 0 ? Math.min(...ends) : after.length);
+  if (!value.includes('/')) return false;
+  return (value.match(PRODUCT_TOKEN)?.length ?? 0) >= 2;
+}

@@ -17,7 +17,7 @@ import {
   TITLE_SET,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
-import { isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
+import { inProductTokens, isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { margins } from './detector-margins.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
@@ -292,12 +292,13 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
 
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
- * page's header line, a Rust or C++ path, a product before a word for software, a contraction, an identifier
- * alone, or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening
- * a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
+ * page's header line, a user-agent string's words, a Rust or C++ path, a product before a word for software, a
+ * contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
+ * not know ("Fichero" opening a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text
+ * set.
  */
 function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
-  if (isDateWords(text, start, end) || onManPageHeader(text, start)) return true;
+  if (isDateWords(text, start, end) || onManPageHeader(text, start) || inProductTokens(text, start)) return true;
   // A path in Rust or C++ ("sync::Arc", "std::string"); PHP's "Monolog\Logger" has its backslash in CODE_BEFORE.
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
-import { isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import { inProductTokens, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
 import { declaresType } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -37,6 +37,20 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(onManPageHeader(text, text.indexOf('Anna'))).to.equal(false);
     expect(people('tty(4)                     Kernel Interfaces Manual                     tty(4)\n')).to.deep.equal([]);
     expect(people('use std::{\n    sync::Arc,\n    time::Instant,\n};\n')).to.deep.equal([]);
+  });
+
+  it("reads the words of a user-agent or server string as products', not people's", () => {
+    const ua = '"User-Agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15",\n';
+    expect(inProductTokens(ua, ua.indexOf('Gecko'))).to.equal(true);
+    expect(inProductTokens(ua, ua.indexOf('Mac OS'))).to.equal(true);
+    const server = 'Server: Apache/2.4.41 (Ubuntu) OpenSSL/1.1.1f mod_wsgi/4.6.8 Python/3.8\n';
+    expect(inProductTokens(server, server.indexOf('Ubuntu'))).to.equal(true);
+    // One product token is not enough, and the next line or quoted value is apart.
+    expect(inProductTokens('Anna Nowak shipped app/2 today.', 0)).to.equal(false);
+    const after = `${ua}"reviewer": "Gordon Freeman"\n`;
+    expect(inProductTokens(after, after.indexOf('Gordon'))).to.equal(false);
+    expect(people(`${ua}Signed-off-by: Anna Nowak <anna@example.com>\n`)).to.deep.equal(['Anna Nowak']);
+    expect(people(ua)).to.deep.equal([]);
   });
 
   it('reads a name before or ending on a word for software as a product', () => {

@@ -51,17 +51,21 @@ export interface EvalModel {
   readonly model: NameModel;
 }
 
-/** How a source's labels were made: by people on clean text, by people on OCR'd text, or from Wikipedia links. */
-type LabelKind = 'hand' | 'OCR' | 'silver';
-const LABEL_KINDS: readonly LabelKind[] = ['hand', 'OCR', 'silver'];
+/**
+ * How a source's labels were made: by people on clean text, by people on OCR'd text, or from Wikipedia links; or
+ * software text (READMEs, docs, commits: few names, there to teach what is no name), kept out of the prose rows.
+ */
+type LabelKind = 'hand' | 'OCR' | 'silver' | 'software';
+const LABEL_KINDS: readonly LabelKind[] = ['hand', 'OCR', 'silver', 'software'];
 const KIND_TITLE: Record<LabelKind, string> = {
   hand: 'hand-labelled clean text',
   OCR: "hand-labelled OCR'd text",
   silver: 'silver labels (Wikipedia links)',
+  software: 'software text (hand-labelled; few names, kept out of "all")',
 };
 
 function kindOf(source: CorpusSource): LabelKind {
-  return source.silver === true ? 'silver' : source.ocr === true ? 'OCR' : 'hand';
+  return source.software === true ? 'software' : source.silver === true ? 'silver' : source.ocr === true ? 'OCR' : 'hand';
 }
 
 function cells(s: NameScore): string {
@@ -128,7 +132,7 @@ export function evaluateRealText(options: RealTextOptions): string {
   for (const kind of ['all', ...LABEL_KINDS] as const) {
     const block: string[] = [];
     for (const lang of langs) {
-      const ks = sets.flatMap((x, k) => (x.set.language === lang && (kind === 'all' || kindOf(x.source) === kind) ? [k] : []));
+      const ks = sets.flatMap((x, k) => (x.set.language === lang && (kind === 'all' ? kindOf(x.source) !== 'software' : kindOf(x.source) === kind) ? [k] : []));
       if (ks.length === 0) continue;
       const merged = scores.map((perSet) => ks.reduce((acc, k) => mergeScores(acc, perSet[k] ?? emptyScore()), emptyScore()));
       const sentences = ks.reduce((n, k) => n + (sets[k]?.set.sentences.length ?? 0), 0);
