@@ -26,4 +26,4 @@ export type { ClusterOptions } from './word-clusters.js';
 export { decodeLexiconSet, encodeLexiconSet, loadLexiconSets, readLexiconManifest } from './lexicon-manifest.js';
 export type { BuiltLexicon, LexiconManifest, LexiconSource } from './lexicon-manifest.js';
 export type { LexiconLineage } from './train-names.js';
-export { sourceWords, takes } from './lexicon-words.js';
+export { countsNames, rankedNames, sourceNameCounts, sourceWords, takes } from './lexicon-words.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { emptyLexiconSet, type LexiconSet } from '@gateway/privacy/internals';
+import { countsNames } from './lexicon-words.js';
 import { everyModelInputProblems, sha256OfFile, type CorpusSource } from './manifest.js';
 
 /**
@@ -21,8 +22,11 @@ export interface LexiconSource extends Omit<CorpusSource, 'files' | 'format'> {
   /** Debian package, GitHub repository… */
   readonly origin: string;
   readonly version: string;
-  /** How words are read from the files (build-lexicons-main.ts). */
-  readonly reader: 'debian-packages' | 'linguist-languages' | 'word-list';
+  /**
+   * How words are read from the files (lexicon-words.ts). The name-statistics readers (`ssa-names`,
+   * `berlin-first-names`, `census-surnames`) also read each name's count, so that a list may take a frequency band.
+   */
+  readonly reader: 'debian-packages' | 'linguist-languages' | 'word-list' | 'ssa-names' | 'berlin-first-names' | 'census-surnames';
   readonly files: readonly LexiconSourceFile[];
 }
 
@@ -37,6 +41,11 @@ export interface BuiltLexicon {
   /** Which words of its sources: lower ("a dictionary writes it in lower case"), capitalised, or all. */
   readonly take: 'all' | 'lower' | 'capitalised';
   readonly sources: readonly string[];
+  /**
+   * A frequency band of name statistics: each source's names ranked by their count summed over its files (most
+   * frequent first, ties by spelling), ranks `from` (0-based) up to `below` (null: to the end). Absent: every word.
+   */
+  readonly rank?: { readonly from: number; readonly below: number | null };
   /** The share of its filter's bits set, and so the chance a word not in it is taken for one (false positive). */
   readonly fill: number;
   readonly falsePositive: number;
@@ -58,7 +67,14 @@ export function readLexiconManifest(file: string): LexiconManifest {
   for (const id of m.order) {
     const built = m.lexicons[id];
     if (built === undefined) problems.push(`${id}: not built`);
-    else for (const s of built.sources) if (!m.sources.some((x) => x.id === s)) problems.push(`${id}: source ${s} not listed`);
+    else {
+      for (const s of built.sources) {
+        const source = m.sources.find((x) => x.id === s);
+        if (source === undefined) problems.push(`${id}: source ${s} not listed`);
+        // A frequency band needs counts: a plain word list has no ranks to cut.
+        else if (built.rank !== undefined && !countsNames(source)) problems.push(`${id}: a rank band of ${s}, whose reader (${source.reader}) gives no counts`);
+      }
+    }
   }
   if (problems.length > 0) throw new Error(`${file}:\n  - ${problems.join('\n  - ')}`);
   return m;

@@ -52,8 +52,69 @@ function wordListWords(text: string): string[] {
     .filter((w) => w !== '' && !/\s/.test(w));
 }
 
+/**
+ * Name statistics, each name with its count (a name that occurs on several lines, for several sexes, years or
+ * districts, is summed by the caller). Names with a space or a digit in them are not one token and are left out.
+ */
+function csvRows(text: string, skipHeader: boolean): string[][] {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  return (skipHeader ? lines.slice(1) : lines).map((l) => l.split(','));
+}
+
+function oneToken(name: string): boolean {
+  return name !== '' && !/[\s\d]/.test(name);
+}
+
+/** The US Social Security Administration's yobYYYY.txt: "name,sex,count", no header. */
+function ssaCounts(text: string): [string, number][] {
+  return csvRows(text, false).map((r) => [r[0]?.trim() ?? '', Number(r[2])] as [string, number]);
+}
+
+/** Berlin's cleaned "häufige Vornamen" files: "vorname,anzahl,geschlecht[,position]" with a header. */
+function berlinCounts(text: string): [string, number][] {
+  return csvRows(text, true).map((r) => [r[0]?.trim() ?? '', Number(r[1])] as [string, number]);
+}
+
+/**
+ * The US Census Bureau's Names_2010Census.csv: "name,rank,count,…" with a header, names in capitals. A row whose
+ * count is not a number (a file cut short mid line; the "ALL OTHER NAMES" total) is left out.
+ */
+function censusCounts(text: string): [string, number][] {
+  return csvRows(text, true)
+    .filter((r) => r.length >= 11 && r[0] !== 'ALL OTHER NAMES')
+    .map((r) => [r[0]?.trim() ?? '', Number(r[2])] as [string, number]);
+}
+
+/** Whether a source's reader gives counts (name statistics) rather than bare words. */
+export function countsNames(source: LexiconSource): boolean {
+  return source.reader === 'ssa-names' || source.reader === 'berlin-first-names' || source.reader === 'census-surnames';
+}
+
+/** A name-statistics file's names and counts (case as written); rows without a positive count are left out. */
+export function sourceNameCounts(source: LexiconSource, text: string): [string, number][] {
+  const rows = source.reader === 'ssa-names' ? ssaCounts(text) : source.reader === 'berlin-first-names' ? berlinCounts(text) : source.reader === 'census-surnames' ? censusCounts(text) : [];
+  return rows.filter(([name, n]) => oneToken(name) && Number.isFinite(n) && n > 0);
+}
+
+/**
+ * A source's names ranked: counts summed by lower-cased name over all its files, most frequent first, ties in
+ * code-point order of the name, so the same files give the same ranks.
+ */
+export function rankedNames(counts: Iterable<[string, number]>): string[] {
+  const sums = new Map<string, number>();
+  for (const [name, n] of counts) {
+    const lower = name.toLowerCase();
+    sums.set(lower, (sums.get(lower) ?? 0) + n);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([name]) => name);
+}
+
 export function sourceWords(source: LexiconSource, text: string): string[] {
   switch (source.reader) {
+    case 'ssa-names':
+    case 'berlin-first-names':
+    case 'census-surnames':
+      return sourceNameCounts(source, text).map(([name]) => name);
     case 'debian-packages':
       return debianPackageWords(text);
     case 'linguist-languages':

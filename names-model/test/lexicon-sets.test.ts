@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { addToLexiconSet, decodeNameModel, emptyLexiconSet, encodeNameModel, fnv1a, lexiconMask, NameFeatureContext, TAG_COUNT, wordInfo } from '@gateway/privacy/internals';
 import type { NameModel } from '@gateway/privacy';
-import { decodeLexiconSet, encodeLexiconSet, sourceWords, takes, type LexiconSource } from '../src/index.js';
+import { decodeLexiconSet, encodeLexiconSet, rankedNames, sourceNameCounts, sourceWords, takes, type LexiconSource } from '../src/index.js';
 
 // Word lists as features (issue 32, point 4): the Bloom filters, their committed file, their place in the model
 // file (PTAG5, PTAG4 still written and read without them), and the readers that take words from each source.
@@ -94,5 +94,24 @@ describe('names-model: word lists as tagger features', () => {
     expect(takes('capitalised', 'Kowalskiej')).to.equal(true);
     expect(takes('capitalised', 'PKP')).to.equal(false);
     expect(takes('capitalised', '06-nummer')).to.equal(false);
+  });
+
+  it('reads name statistics with their counts, and ranks a source by the counts summed over its files', () => {
+    // SSA yobYYYY.txt: no header; a name given to boys and girls is one name.
+    const ssa = sourceNameCounts(source('ssa-names'), 'Olivia,F,17535\nEmma,F,15581\nAvery,F,6000\nAvery,M,1500\n');
+    expect(ssa).to.deep.equal([['Olivia', 17535], ['Emma', 15581], ['Avery', 6000], ['Avery', 1500]]);
+    // Berlin's files: a header, with or without the position column; a name with a space is no one token.
+    const berlin = sourceNameCounts(source('berlin-first-names'), 'vorname,anzahl,geschlecht,position\nNoah,35,m,1\nMarie Sophie,3,w,2\nEmma,2,w,1\n');
+    expect(berlin).to.deep.equal([['Noah', 35], ['Emma', 2]]);
+    // The Census table: capitals; the total row and a row cut short mid line (the copy read stops at 64 KB) are out.
+    const census = sourceNameCounts(
+      source('census-surnames'),
+      'name,rank,count,prop100k,cum_prop100k,pctwhite,pctblack,pctapi,pctaian,pct2prace,pcthispanic\nSMITH,1,2442977,828.19,828.19,70.9,23.11,0.5,0.89,2.19,2.4\nALL OTHER NAMES,0,29312001,9936.97,9936.97,66.65,8.53,4.7,0.85,1.59,17.68\nMCKNIGHT,1023,34055,11.54,41237.86',
+    );
+    expect(census).to.deep.equal([['SMITH', 2442977]]);
+    expect(sourceWords(source('census-surnames'), 'name,rank,count,a,b,c,d,e,f,g,h\nJONES,5,1,2,3,4,5,6,7,8,9\n')).to.deep.equal(['JONES']);
+    // Summed over files and case (Emma 20,581; Avery 6,000 + 1,500), most frequent first, ties (7,500) in spelling
+    // order: the same files, the same ranks.
+    expect(rankedNames([...ssa, ['emma', 5000], ['Zoe', 7500], ['Ada', 7500]])).to.deep.equal(['emma', 'olivia', 'ada', 'avery', 'zoe']);
   });
 });

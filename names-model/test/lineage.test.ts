@@ -29,6 +29,8 @@ const COMMERCIAL_IDS = new Set([
   'CC-BY-2.5',
   'CC-BY-3.0',
   'CC-BY-4.0',
+  // the German port of CC BY 3.0 (Berlin's first-name statistics, names-model/lexicons/names.json)
+  'CC-BY-3.0-DE',
   'CC-BY-SA-3.0',
   'CC-BY-SA-4.0',
   'ODC-By-1.0',
@@ -325,6 +327,44 @@ describe('names-model: licence terms and the profiles lineage', function () {
     const builder = readFileSync(join(dir, 'build.mjs'), 'utf8');
     for (const repo of evaluated) expect(builder.includes(`'${repo.replace('github.com/', '')}'`), repo).to.equal(false);
     expect(builder).to.include("throw new Error(`${src.repo} is an agent-text source`)");
+  });
+
+  it('reads the given-name and surname statistics only from sources allowing commercial use, by frequency band, from the committed files', () => {
+    // names-model/lexicons/names.json (docs/privacy.md (q)): a list manifest of its own; a data manifest naming it
+    // ("lexicons": "lexicons/names.json") trains with these lists in this order.
+    const names = readLexiconManifest(join(ROOT, 'names-model/lexicons/names.json'));
+    expect(names.order).to.deep.equal(['given-top', 'given-rest', 'surname-top']);
+    for (const source of names.sources) {
+      expect(source.commercialUse, source.id).to.equal(true);
+      expect(idsOf(source.spdx).every((id) => COMMERCIAL_IDS.has(id)), `${source.id}: ${source.spdx}`).to.equal(true);
+      expect(source.version, source.id).to.match(/^commit [0-9a-f]{40}$/);
+      for (const file of source.files) {
+        expect(file.sha256, file.local).to.match(/^[0-9a-f]{64}$/);
+        expect(file.local, file.local).not.to.match(/agent-text|(^|[/_-])test([._/-]|$)/i);
+      }
+    }
+    expect(names.sources.find((s) => s.id === 'berlin-given-names')?.obligations.attribution).to.match(/LABO.*CC BY 3\.0 DE/);
+    // The two given-name bands cut the same ranking apart: no name is in both by construction.
+    expect(names.lexicons['given-top']?.rank).to.deep.equal({ from: 0, below: 1000 });
+    expect(names.lexicons['given-rest']?.rank).to.deep.equal({ from: 1000, below: null });
+    for (const id of names.order) {
+      const built = names.lexicons[id];
+      expect(sha256OfFile(join(ROOT, 'names-model/lexicons', built?.file ?? '')), id).to.equal(built?.sha256);
+    }
+    const named = { ...manifest, lexicons: 'lexicons/names.json' };
+    const { lexiconLineage, lexicon } = buildLexicon(named, [], join(ROOT, 'names-model'));
+    expect(lexicon.sets?.map((s) => s.id)).to.deep.equal(names.order);
+    expect(lexiconLineage?.sources.map((s) => s.id)).to.deep.equal(['ssa-given-names', 'berlin-given-names', 'census-surnames']);
+    expect(termsLine('commercial', lexiconLineage?.sources ?? [])).to.match(/^commercial profile: commercial use allowed by every source \(ssa-given-names LicenseRef-public-domain, berlin-given-names CC-BY-3\.0-DE, census-surnames LicenseRef-public-domain\)/);
+  });
+
+  it('refuses a frequency band of a word list that has no counts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'names-lexicons-'));
+    const lexicons = readLexiconManifest(join(ROOT, 'names-model/lexicons/sources.json'));
+    const software = lexicons.lexicons.software;
+    const bad = { ...lexicons, lexicons: { ...lexicons.lexicons, software: { ...software, rank: { from: 0, below: 1000 } } } };
+    writeFileSync(join(dir, 'sources.json'), JSON.stringify(bad));
+    expect(() => readLexiconManifest(join(dir, 'sources.json'))).to.throw(/software: a rank band of debian-packages, whose reader \(debian-packages\) gives no counts/);
   });
 
   it('refuses a word-list manifest naming a source that refuses commercial use', () => {
