@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -8,7 +8,7 @@ import {
 } from './fakes/index.js';
 import { TestGateway, createKey, type CreatedKey, type ServiceProcess } from './harness/gateway.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './harness/otlp-receiver.js';
-import { CATALOGUE_FILE, bedrockGatewayEnv, catalogueProfiles, waitReady } from './harness/residency.js';
+import { bedrockThenVertexEu, catalogueProfiles, waitReady } from './harness/residency.js';
 
 /**
  * The attempt spans' GenAI attributes on the other two platforms (traces.test.ts covers the vendor's own API):
@@ -36,24 +36,11 @@ describe('traces: attempt spans on Bedrock and Vertex AI', function () {
     control = await startBedrockControlFake({ credentials: CREDENTIALS, profiles: catalogueProfiles() });
     dir = mkdtempSync(join(tmpdir(), 'gw-traces-platforms-'));
     // alpha-sonnet-5's eu tier: its first shipped Bedrock route, then Vertex's EU multi-region.
-    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
-    catalogue.tiers['eu']?.regions.push('eu');
-    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
-    const first = sonnet?.routes['eu']?.[0] as { upstream_model: string; call_region: string };
-    bedrockModel = first.upstream_model;
-    if (sonnet !== undefined) sonnet.routes['eu'] = [first, { upstream: 'gcp', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'eu', processing_regions: ['eu'] }];
-    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
-    const aws = bedrockGatewayEnv(runtime.url, control.url, CREDENTIALS);
-    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
-      default: { platform: 'bedrock', url: aws['UPSTREAM_URL'], control_url: aws['UPSTREAM_CONTROL_URL'] },
-      gcp: { platform: 'vertex', project: 'proj-eu-1', url: vertex.url },
-    }));
-    const { UPSTREAM_KIND: _k, UPSTREAM_URL: _u, UPSTREAM_CONTROL_URL: _c, ...credentials } = aws;
+    const setup = bedrockThenVertexEu(dir, { runtimeUrl: runtime.url, controlUrl: control.url, credentials: CREDENTIALS }, { upstreams: { gcp: vertex.url }, vertexUpstream: 'gcp', project: 'proj-eu-1' });
+    bedrockModel = setup.bedrockRoute.upstream_model;
     gw = await new TestGateway({
       env: {
-        ...credentials,
-        CATALOGUE_FILE: join(dir, 'catalogue.json'),
-        UPSTREAMS_FILE: join(dir, 'upstreams.json'),
+        ...setup.env,
         GCE_METADATA_HOST: metadata.host,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
         OTEL_BSP_SCHEDULE_DELAY: '50',

@@ -10,7 +10,7 @@ import {
 import { adminToken } from './harness/admins.js';
 import { TestGateway, createKey, type CreatedKey } from './harness/gateway.js';
 import { waitForLedger } from './harness/ledger.js';
-import { CATALOGUE_FILE, bedrockGatewayEnv, catalogueProfiles, waitReady } from './harness/residency.js';
+import { CATALOGUE_FILE, bedrockThenVertexEu, catalogueProfiles, waitReady } from './harness/residency.js';
 import { sleep } from './harness/clock.js';
 
 /**
@@ -147,25 +147,15 @@ describe('Vertex beside verified Bedrock routes: the EU multi-region endpoint, d
     control.setMode('down');
     dir = mkdtempSync(join(tmpdir(), 'gw-vertex-eu-'));
     // alpha-sonnet-5's eu tier: its first shipped Bedrock route, then Vertex's EU multi-region (declared, pre-GA).
-    const catalogue = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { tiers: Record<string, { regions: string[] }>; models: Array<{ id: string; routes: Record<string, Array<Record<string, unknown>>> }> };
-    catalogue.tiers['eu']?.regions.push('eu');
-    const sonnet = catalogue.models.find((m) => m.id === 'alpha-sonnet-5');
-    const first = sonnet?.routes['eu']?.[0] as { upstream_model: string; call_region: string; processing_regions: string[] };
-    bedrockRoute = first;
-    if (sonnet !== undefined) sonnet.routes['eu'] = [first, { upstream: 'gcp-eu', upstream_model: 'alpha-sonnet-5@20260930', call_region: 'eu', processing_regions: ['eu'] }];
-    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
-    const aws = bedrockGatewayEnv(runtime.url, control.url, CREDENTIALS);
-    writeFileSync(join(dir, 'upstreams.json'), JSON.stringify({
-      default: { platform: 'bedrock', url: aws['UPSTREAM_URL'], control_url: aws['UPSTREAM_CONTROL_URL'] },
-      gcp: { platform: 'vertex', project: 'proj-eu-1', url: regional.url },
-      'gcp-eu': { platform: 'vertex', project: 'proj-eu-1', url: multiRegion.url },
-    }));
-    const { UPSTREAM_KIND: _k, UPSTREAM_URL: _u, UPSTREAM_CONTROL_URL: _c, ...credentials } = aws;
+    const setup = bedrockThenVertexEu(
+      dir,
+      { runtimeUrl: runtime.url, controlUrl: control.url, credentials: CREDENTIALS },
+      { upstreams: { gcp: regional.url, 'gcp-eu': multiRegion.url }, vertexUpstream: 'gcp-eu', project: 'proj-eu-1' },
+    );
+    bedrockRoute = setup.bedrockRoute;
     gw = await new TestGateway({
       env: {
-        ...credentials,
-        CATALOGUE_FILE: join(dir, 'catalogue.json'),
-        UPSTREAMS_FILE: join(dir, 'upstreams.json'),
+        ...setup.env,
         GCE_METADATA_HOST: metadata.host,
         RESIDENCY_VERIFY_INTERVAL_MS: '1000',
       },

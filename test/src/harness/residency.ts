@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AwsCredentials } from '../fakes/index.js';
@@ -47,4 +47,31 @@ export function bedrockGatewayEnv(runtimeUrl: string, controlUrl: string, creden
     AWS_EC2_METADATA_DISABLED: 'true',
     HOME: mkdtempSync(join(tmpdir(), 'gw-home-')),
   };
+}
+
+type ShippedRoute = CatalogueFile['models'][number]['routes'][string][number];
+
+/**
+ * A catalogue and an upstreams file in `dir` for alpha-sonnet-5's eu tier served by its first shipped Bedrock
+ * route, then by Vertex's EU multi-region on the upstream `vertexUpstream` (the tier widened by the `eu` location,
+ * as an operator would); `vertex` names the Vertex upstreams and their fakes' URLs. Returns the gateway's
+ * environment (Bedrock credentials, CATALOGUE_FILE, UPSTREAMS_FILE) and the Bedrock route kept first.
+ */
+export function bedrockThenVertexEu(
+  dir: string,
+  aws: { runtimeUrl: string; controlUrl: string; credentials: AwsCredentials },
+  vertex: { upstreams: Record<string, string>; vertexUpstream: string; project: string },
+): { env: Record<string, string>; bedrockRoute: ShippedRoute } {
+  const shipped = catalogue();
+  shipped.tiers['eu']?.regions.push('eu');
+  const sonnet = shipped.models.find((m) => m.id === 'alpha-sonnet-5');
+  const bedrockRoute = sonnet?.routes['eu']?.[0];
+  if (sonnet === undefined || bedrockRoute === undefined) throw new Error('the shipped catalogue has no eu route for alpha-sonnet-5');
+  sonnet.routes['eu'] = [bedrockRoute, { upstream: vertex.vertexUpstream, upstream_model: 'alpha-sonnet-5@20260930', call_region: 'eu', processing_regions: ['eu'] }];
+  writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(shipped));
+  const { UPSTREAM_KIND: _kind, UPSTREAM_URL: runtime, UPSTREAM_CONTROL_URL: control, ...credentials } = bedrockGatewayEnv(aws.runtimeUrl, aws.controlUrl, aws.credentials);
+  const upstreams: Record<string, Record<string, string | undefined>> = { default: { platform: 'bedrock', url: runtime, control_url: control } };
+  for (const [name, url] of Object.entries(vertex.upstreams)) upstreams[name] = { platform: 'vertex', project: vertex.project, url };
+  writeFileSync(join(dir, 'upstreams.json'), JSON.stringify(upstreams));
+  return { env: { ...credentials, CATALOGUE_FILE: join(dir, 'catalogue.json'), UPSTREAMS_FILE: join(dir, 'upstreams.json') }, bedrockRoute };
 }
