@@ -4,7 +4,7 @@
 // positives per 100 KB of generated agent prompts; false PERSON findings per 100 KB and real names found on the
 // agent-text set (test/fixtures/agent-text: real code, logs, traces, diffs, JSON, man pages; dev and held-out apart);
 // then PERSON on real text (the held-out part of the name tagger's corpora, read from --corpora or
-// NAMES_CORPORA_DIR and names-model/corpora). --only agent-text: that set's tables alone.
+// NAMES_CORPORA_DIR and names-model/corpora, where npm run corpora:names materialises them). --only agent-text: that set's tables alone.
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
 // set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here),
@@ -45,7 +45,7 @@ interface Options {
   langs: Language[];
   agentPrompts: number;
   showErrors: boolean;
-  /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); the committed ones are always read. */
+  /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); names-model/corpora is always read after. */
   corpora: string[];
   /** Name model files scored beside the shipped one (--compare-model, else NAMES_COMPARE_MODEL). */
   compareModels: string[];
