@@ -84,6 +84,8 @@ function header(models: readonly EvalModel[]): string[] {
 export interface RealTextOptions {
   /** Directories holding the corpora (NAMES_CORPORA_DIR first); names-model/corpora is always tried last. */
   readonly corporaDirs: readonly string[];
+  /** The manifest whose sources are scored (--names-manifest); names-model/manifest.json when absent. */
+  readonly manifest?: string;
   readonly langs?: readonly string[];
   readonly showErrors?: boolean;
   /** The models to score side by side, each installed in turn (useNameModel); the caller restores its own after. */
@@ -92,7 +94,7 @@ export interface RealTextOptions {
 
 /** The real-text tables, or a line saying which sources were skipped because their files are not here. */
 export function evaluateRealText(options: RealTextOptions): string {
-  const manifest = readManifest(MANIFEST);
+  const manifest = readManifest(options.manifest ?? MANIFEST);
   const dirs = [...options.corporaDirs, LOCAL_CORPORA];
   const langs = options.langs ?? ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl'];
   const sets: { source: CorpusSource; set: HeldOutSet }[] = [];
