@@ -1,5 +1,7 @@
 export { buildLexicon, chosenSources, loadSplits, scoreTagger, trainNames } from './train-names.js';
 export type { CorpusSplits, FileRead, HeldOutSet, TrainOptions, TrainResult } from './train-names.js';
+export { fromGitMirrors, fromWeb, githubRepository, materialise, mirrorGitDir, rawFileUrl } from './materialise.js';
+export type { FileReader, MaterialiseResult } from './materialise.js';
 export { locateCorpusFiles, profileSources, readManifest, sha256OfFile, SHIPPED_PROFILE, termProblems, TRAINING_PROFILES } from './manifest.js';
 export { modelDestination, type ModelDestination } from './model-destination.js';
 export type { CorpusFile, CorpusSource, DataManifest, SourceObligations, TrainingProfile } from './manifest.js';

@@ -18,8 +18,8 @@ import { scoreTagger, trainNames } from './train-names.js';
 // switched off, the shipped file (proxy/models/), whose checksum then goes into the manifest; else
 // names-model/out/<profile>[-without-<ids>]/ (the research model: names-model/out/research/), which the proxy runs
 // only when NAMES_MODEL names it. Beside the model: its checksum note (the loader checks it) and a NOTICE with the
-// obligations of the sources it used. Corpora come from NAMES_CORPORA_DIR, then
-// names-model/corpora (the files committed here), then the manifest's own corpora directory.
+// obligations of the sources it used. Corpora come from NAMES_CORPORA_DIR, then names-model/corpora (where
+// npm run corpora:names materialises them; git ignores it), then the manifest's own corpora directory.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -8,6 +8,7 @@ import { openNameModel } from '@gateway/privacy';
 import { decodeNameModel, SHIPPED_MARGINS } from '@gateway/privacy/internals';
 import { buildLexicon, chosenSources, readLexiconManifest, termsLine, loadSplits, modelDestination, readClusterManifest, readManifest, sha256OfFile, termProblems, trainNames } from '../src/index.js';
 import type { CorpusSource, DataManifest } from '../src/index.js';
+import { realCorporaDirs, realCorporaMaterialised } from './support/real-corpora.js';
 
 // The profiles' licence and lineage check. A commercial model must not learn or be tuned from anything a source
 // refusing commercial use wrote: not its labels, not word clusters or a lexicon built from its text, not the dev
@@ -136,8 +137,25 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(research).not.to.include('uner-en-ewt');
   });
 
-  it('reads, in a commercial build from the committed corpora, only files of commercial sources, in every role', () => {
-    const splits = loadSplits(manifest.seed, chosenSources(manifest, 'commercial'), [join(ROOT, 'names-model/corpora')]);
+  it('reads, in a commercial build, only files of commercial sources in every role, though the others lie beside them (fixture corpora)', () => {
+    // The research fixture's files are in the same directory: only the selection keeps them out.
+    const forbidden = filesOf(refusing(fixture));
+    expect(forbidden.size).to.be.greaterThan(0);
+    for (const source of refusing(fixture)) for (const file of source.files) expect(sha256OfFile(join(fixtureCorpora[0] as string, file.local)), file.local).to.equal(file.sha256);
+    const splits = loadSplits(fixture.seed, chosenSources(fixture, 'commercial'), fixtureCorpora);
+    expect(splits.read.length).to.be.greaterThan(0);
+    for (const { source, file } of splits.read) {
+      expect(fixture.sources.find((s) => s.id === source)?.commercialUse, source).to.equal(true);
+      expect(forbidden.has(file.local) || forbidden.has(file.sha256), file.local).to.equal(false);
+    }
+    expect(splits.train.length).to.be.greaterThan(0);
+    expect(splits.dev.length).to.be.greaterThan(0);
+  });
+
+  it('reads, in a commercial build from the real corpora, only files of commercial sources, in every role (real data: runs where names-model/corpora or NAMES_CORPORA_DIR holds them)', function () {
+    const dirs = realCorporaDirs(ROOT);
+    if (!realCorporaMaterialised(chosenSources(manifest, 'commercial'), dirs)) this.skip();
+    const splits = loadSplits(manifest.seed, chosenSources(manifest, 'commercial'), dirs);
     const forbidden = filesOf(refusing(manifest));
     expect(splits.read.length).to.be.greaterThan(3);
     for (const { source, file } of splits.read) {

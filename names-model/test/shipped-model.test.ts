@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openNameModel } from '@gateway/privacy';
-import { readClusterManifest, readLexiconManifest, readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
+import { githubRepository, locateCorpusFiles, rawFileUrl, readClusterManifest, readLexiconManifest, readManifest, sha256OfFile, shippedModelTerms } from '../src/index.js';
+import { realCorporaDirs, realCorporaMaterialised } from './support/real-corpora.js';
 
 // The model the proxy ships is the one the manifest describes: same checksum in the manifest, in the note the
 // proxy checks at start, and of the file's bytes. And the manifest is complete: every training file's origin,
@@ -54,9 +55,22 @@ describe('names-model: the shipped model and its manifest', () => {
     expect(checked.notice).to.equal(join(dirname(file), 'NOTICE'));
   });
 
-  it('has the committed corpora it says it has', () => {
-    for (const source of manifest.sources.filter((s) => s.commercialUse)) {
-      for (const file of source.files) expect(sha256OfFile(join(ROOT, 'names-model/corpora', file.local))).to.equal(file.sha256);
+  it('names every corpus file where the materialiser puts it and fetches it from: <owner>/<name>/<path> of a GitHub repository', () => {
+    for (const source of manifest.sources) {
+      for (const file of source.files) {
+        const [owner, name] = githubRepository(file.repository);
+        expect(file.local, source.id).to.equal(`${owner}/${name}/${file.path}`);
+        expect(rawFileUrl(file), file.local).to.equal(`https://raw.githubusercontent.com/${owner}/${name}/${file.commit}/${file.path}`);
+      }
     }
+  });
+
+  it('has, where the corpora are materialised, every commercial file with the SHA-256 it records (real data: runs where names-model/corpora or NAMES_CORPORA_DIR holds them)', function () {
+    const commercial = manifest.sources.filter((s) => s.commercialUse);
+    const dirs = realCorporaDirs(ROOT);
+    if (!realCorporaMaterialised(commercial, dirs)) this.skip();
+    const found = locateCorpusFiles(commercial, dirs);
+    expect(found.size).to.equal(commercial.reduce((n, s) => n + s.files.length, 0));
+    for (const [file, path] of found) expect(sha256OfFile(path), file.local).to.equal(file.sha256);
   });
 });

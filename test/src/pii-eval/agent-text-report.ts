@@ -3,7 +3,7 @@
 // dev and held-out apart, one column group per model. A PERSON finding that overlaps no labelled name is false; a
 // labelled name is found when a PERSON finding overlaps it.
 import { detect, useNameModel } from '@gateway/privacy';
-import { AGENT_TEXT_DIR, loadAgentTextSet, rowOf } from './agent-text-set.js';
+import { AGENT_TEXT_BUNDLE, AGENT_TEXT_DIR, agentTextMaterialised, loadAgentTextSet, rowOf } from './agent-text-set.js';
 import type { AgentTextDoc, AgentTextPart } from './agent-text-set.js';
 import type { EvalModel } from './real-text.js';
 
@@ -82,7 +82,9 @@ export interface AgentTextOptions {
 
 /** The agent-text tables; each model installed in turn (the caller restores its own after). */
 export function evaluateAgentText(options: AgentTextOptions): string {
-  const docs = loadAgentTextSet(options.dir ?? AGENT_TEXT_DIR);
+  const dir = options.dir ?? AGENT_TEXT_DIR;
+  if (!agentTextMaterialised(dir)) return `agent text: skipped, ${AGENT_TEXT_BUNDLE} is not materialised in ${dir} (npm run corpora:agent-text; its README.md)\n`;
+  const docs = loadAgentTextSet(dir);
   const outcomes = options.models.map((m) => {
     useNameModel(m.model);
     return scoreModel(docs, options.showErrors === true);

@@ -23,7 +23,8 @@ import {
 
 // This file is test/dist/src/pii-eval/real-text.js once built: four levels below the repo root.
 const MANIFEST = fileURLToPath(new URL('../../../../names-model/manifest.json', import.meta.url));
-const COMMITTED_CORPORA = fileURLToPath(new URL('../../../../names-model/corpora', import.meta.url));
+// Where npm run corpora:names materialises the corpora by default (git ignores it: none is committed).
+const LOCAL_CORPORA = fileURLToPath(new URL('../../../../names-model/corpora', import.meta.url));
 
 /** Scores the detector on `sentences`; pushes each error in context when `errors` is given. */
 export function scoreDetector(sentences: readonly LabelledSentence[], errors?: string[]): NameScore {
@@ -85,8 +86,10 @@ function header(models: readonly EvalModel[]): string[] {
 }
 
 export interface RealTextOptions {
-  /** Directories holding the corpora (NAMES_CORPORA_DIR first); the committed ones are always tried last. */
+  /** Directories holding the corpora (NAMES_CORPORA_DIR first); names-model/corpora is always tried last. */
   readonly corporaDirs: readonly string[];
+  /** The manifest whose sources are scored (--names-manifest); names-model/manifest.json when absent. */
+  readonly manifest?: string;
   readonly langs?: readonly string[];
   readonly showErrors?: boolean;
   /** The models to score side by side, each installed in turn (useNameModel); the caller restores its own after. */
@@ -95,8 +98,8 @@ export interface RealTextOptions {
 
 /** The real-text tables, or a line saying which sources were skipped because their files are not here. */
 export function evaluateRealText(options: RealTextOptions): string {
-  const manifest = readManifest(MANIFEST);
-  const dirs = [...options.corporaDirs, COMMITTED_CORPORA];
+  const manifest = readManifest(options.manifest ?? MANIFEST);
+  const dirs = [...options.corporaDirs, LOCAL_CORPORA];
   const langs = options.langs ?? ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl'];
   const sets: { source: CorpusSource; set: HeldOutSet }[] = [];
   const skipped: string[] = [];

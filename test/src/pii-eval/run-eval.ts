@@ -4,9 +4,10 @@
 // positives per 100 KB of generated agent prompts; false PERSON findings per 100 KB and real names found on the
 // agent-text set (test/fixtures/agent-text: real code, logs, traces, diffs, JSON, man pages; dev and held-out apart);
 // then PERSON on real text (the held-out part of the name tagger's corpora, read from --corpora or
-// NAMES_CORPORA_DIR and names-model/corpora). --only agent-text: that set's tables alone.
+// NAMES_CORPORA_DIR and names-model/corpora, where npm run corpora:names materialises them). --only agent-text: that set's tables alone.
 // Options: --presidio <path> (default: ../shared/data/pii/… from the repo root), --seed <n>, --size <n> (UK/EU
-// set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --show-errors (prints each miss and false
+// set), --per-language <n>, --lang <en,de,…>, --agent-prompts <n>, --corpora <dir>, --names-manifest <file> (the
+// real text of another manifest's sources), --show-errors (prints each miss and false
 // positive with its context; the data is synthetic, which is the only reason values may be printed here),
 // --compare-model <file.bin> (repeatable; else NAMES_COMPARE_MODEL): another trained name model (say the commercial
 // profile's, from `npm run train:names -- --profile commercial --out …`), checked against its note like the proxy
@@ -45,8 +46,10 @@ interface Options {
   langs: Language[];
   agentPrompts: number;
   showErrors: boolean;
-  /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); the committed ones are always read. */
+  /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); names-model/corpora is always read after. */
   corpora: string[];
+  /** --names-manifest: the manifest whose held-out parts the real-text section scores (names-model/manifest.json). */
+  namesManifest?: string;
   /** Name model files scored beside the shipped one (--compare-model, else NAMES_COMPARE_MODEL). */
   compareModels: string[];
   /** --only agent-text: the agent-text tables alone (the other sections take minutes, this one seconds). */
@@ -89,6 +92,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
     else if (arg === '--corpora') options.corpora = [next()];
+    else if (arg === '--names-manifest') options.namesManifest = next();
     else if (arg === '--only') {
       const only = next();
       if (only !== 'agent-text') throw new Error(`--only takes agent-text, not ${only}`);
@@ -259,7 +263,7 @@ export async function runEval(args: readonly string[]): Promise<string> {
   try {
     parts.push(evaluateAgentPrompts(options, models));
     parts.push(evaluateAgentText({ models, showErrors: options.showErrors }));
-    parts.push(evaluateRealText({ corporaDirs: options.corpora, langs: options.langs, showErrors: options.showErrors, models }));
+    parts.push(evaluateRealText({ corporaDirs: options.corpora, manifest: options.namesManifest, langs: options.langs, showErrors: options.showErrors, models }));
   } finally {
     useNameModel(shipped.model);
   }
