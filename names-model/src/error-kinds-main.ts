@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { detect, useNameModel } from '@gateway/privacy';
 import { decodeNameModel, GIVEN_NAME_SET, LONE_SURNAME_SET, SURNAME_SET } from '@gateway/privacy/internals';
-import { profileSources, readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
+import { profileSources, readManifest } from './manifest.js';
+import { argOf as arg, corporaDirs, profileArg, REPO_ROOT as ROOT } from './dev-tool.js';
 import { sentenceText, tagSpans, type Span } from './score-names.js';
 import { loadSplits } from './train-names.js';
 
@@ -14,15 +14,12 @@ import { loadSplits } from './train-names.js';
 // lists know it, capitals, lower case. The first kind that fits counts (in the order below). Load a model of the
 // train part alone (tune-main.js --save): the shipped model has read the dev part. docs/privacy.md (p).
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
-const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
-if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
+const profile = profileArg();
 const load = arg('load');
 if (load === undefined) throw new Error('--load=<model file> is required');
 useNameModel(decodeNameModel(readFileSync(load)));
-const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
+const dirs = corporaDirs();
 const show = arg('show');
 
 const known = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w) || LONE_SURNAME_SET.has(w);

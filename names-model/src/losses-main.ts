@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { detect } from '@gateway/privacy';
 import { decodeNameModel } from '@gateway/privacy/internals';
 import { useNameModel } from '@gateway/privacy';
@@ -11,7 +10,8 @@ import { addTaggedNames } from '@gateway/privacy/internals';
 import { notAPersonHere } from '@gateway/privacy/internals';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, PRODUCT_NAMES, STOP_WORDS } from '@gateway/privacy/internals';
 import type { Candidate } from '@gateway/privacy/internals';
-import { profileSources, readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
+import { profileSources, readManifest } from './manifest.js';
+import { argOf as arg, corporaDirs, profileArg, REPO_ROOT as ROOT } from './dev-tool.js';
 import { sentenceText, tagSpans, type Span } from './score-names.js';
 import { loadSplits } from './train-names.js';
 
@@ -21,13 +21,10 @@ import { loadSplits } from './train-names.js';
 // tagger on the detector's own tokens, its filters in tagged-names.ts, the overlap rules with the list and
 // context recognizers), and the first stage that drops it is counted.
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const manifest = readManifest(join(ROOT, 'names-model/manifest.json'));
 // The dev parts of the profile's sources only: a commercial model's rules are not tuned on research data.
-const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
-if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
-const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora')].filter((d): d is string => d !== undefined && d !== '');
+const profile = profileArg();
+const dirs = corporaDirs();
 const load = arg('load');
 if (load === undefined) throw new Error('--load=<model file> is required');
 const model = decodeNameModel(readFileSync(load));

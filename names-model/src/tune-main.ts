@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { detect } from '@gateway/privacy';
 import { useNameModel, type NameModel } from '@gateway/privacy';
 import { decodeNameModel, encodeNameModel } from '@gateway/privacy/internals';
 import { quantisedScorer } from '@gateway/privacy/internals';
 import { SHIPPED_MARGINS, useDetectorMargins, type DetectorMargins } from '@gateway/privacy/internals';
-import { profileSources, readManifest, TRAINING_PROFILES, type TrainingProfile } from './manifest.js';
+import { profileSources, readManifest } from './manifest.js';
+import { argOf as arg, corporaDirs, profileArg, REPO_ROOT as ROOT } from './dev-tool.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';
 import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
@@ -24,16 +24,13 @@ import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-na
 // the same dev parts (coordinate search, below) and writes what it settles on to --margins-out. Tune on a model of
 // the train part alone (the default, or --load of one saved with --save): the shipped model has read the dev part.
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const clusterOverride = arg('clusters');
 const manifestFile = resolve(arg('manifest') ?? join(ROOT, 'names-model/manifest.json'));
 const shipped = readManifest(manifestFile);
 // --clusters overrides the manifest's cluster settings one by one.
 const manifest = clusterOverride === undefined ? shipped : { ...shipped, clusters: { ...shipped.clusters, ...(JSON.parse(clusterOverride) as object) } };
-const profile = (arg('profile') ?? 'commercial') as TrainingProfile;
-if (!TRAINING_PROFILES.includes(profile)) throw new Error(`--profile must be one of ${TRAINING_PROFILES.join(', ')}`);
-const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora'), join(dirname(manifestFile), 'corpora')].filter((d): d is string => d !== undefined && d !== '');
+const profile = profileArg();
+const dirs = corporaDirs(join(dirname(manifestFile), 'corpora'));
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Dev sentences scored through the whole detector per source and language, at most (every k-th kept). */
 const DETECTOR_CAP = 1500;
