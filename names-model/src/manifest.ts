@@ -100,6 +100,8 @@ export interface DataManifest {
   readonly unlabelledClusters?: string;
   /** The word lists read as features (lexicon-manifest.ts), relative to this manifest's directory, when any. */
   readonly lexicons?: string;
+  /** Whether the model crosses word features with the sentence's register (privacy text-register.ts). */
+  readonly registerFeatures?: boolean;
   readonly sources: readonly CorpusSource[];
   /**
    * The detector's margins (privacy detector-margins.ts) and the data they were tuned on: the commercial

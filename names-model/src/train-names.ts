@@ -105,7 +105,9 @@ export function buildLexicon(
   sentences: readonly LabelledSentence[],
   manifestDir?: string,
 ): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null; lexiconLineage: LexiconLineage | null } {
-  const { lexicon, clusterLineage } = buildClusteredLexicon(manifest, sentences, manifestDir);
+  const clustered = buildClusteredLexicon(manifest, sentences, manifestDir);
+  const clusterLineage = clustered.clusterLineage;
+  const lexicon: NameLexicon = manifest.registerFeatures === true ? { ...clustered.lexicon, register: true } : clustered.lexicon;
   if (manifest.lexicons === undefined) return { lexicon, clusterLineage, lexiconLineage: null };
   if (manifestDir === undefined) throw new Error('the manifest names word lists: the manifest directory is needed to find them');
   const file = join(manifestDir, manifest.lexicons);

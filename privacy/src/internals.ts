@@ -37,3 +37,4 @@ export { addToLexiconSet, emptyLexiconSet, lexiconMask, MAX_LEXICON_SETS } from 
 export type { LexiconSet } from './names/lexicon-sets.js';
 export type { DetectorMargins } from './names/detector-margins.js';
 export { margins, SHIPPED_MARGINS, useDetectorMargins } from './names/detector-margins.js';
+export { isSoftwareToken, registersOfText, registersOfWords } from './names/text-register.js';

@@ -11,6 +11,7 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import { lexiconMask, type LexiconSet } from './lexicon-sets.js';
+import { registersOfWords } from './text-register.js';
 import { clusterIndexOf, coarseClusterOf, fineAt, hasWide, NO_CLUSTERS, wideAt, type WordClusters } from './word-clusters.js';
 
 // Features of one word for the name tagger, hashed to integers: the word, its affixes and shape, the two words on
@@ -26,7 +27,7 @@ export const TAG_O = 0;
 export const TAG_B_PER = 1;
 export const TAG_I_PER = 2;
 /** Most features a word can have: the size of the buffer `wordFeatures` fills. */
-export const MAX_FEATURES = 44;
+export const MAX_FEATURES = 52;
 
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** Lower-case words that may stand inside a name ("Ludwig van Beethoven", "Miguel de la Torre"). */
@@ -161,6 +162,8 @@ export interface NameLexicon {
   readonly clusters: WordClusters;
   /** Word lists from outside the training text (software names, dictionaries), or none (a model before them). */
   readonly sets?: readonly LexiconSet[];
+  /** Whether the model has register features (text-register.ts); a model before them has none and scores as it did. */
+  readonly register?: boolean;
 }
 
 const NO_LEXICON: NameLexicon = { common: new Uint32Array(0), clusters: NO_CLUSTERS };
@@ -263,13 +266,18 @@ export function wordInfo(w: string, lexicon: NameLexicon = NO_LEXICON): WordInfo
 /** The words of one text (or sentence) and where its sentences start: what contextual features read. */
 export class NameFeatureContext {
   private readonly infos: (WordInfo | undefined)[];
+  /** Each word's sentence register (text-register.ts), for a model with register features; else null. */
+  private readonly registers: Uint8Array | null;
 
+  /** `registers`: the detector's, from the text (words far from a capital are '' there); else read from the words. */
   constructor(
     readonly words: readonly string[],
     readonly sentenceStart: Uint8Array,
     private readonly lexicon: NameLexicon = NO_LEXICON,
+    registers?: Uint8Array,
   ) {
     this.infos = new Array<WordInfo | undefined>(words.length);
+    this.registers = lexicon.register === true ? (registers ?? registersOfWords(words, sentenceStart)) : null;
   }
 
   info(i: number): WordInfo {
@@ -368,6 +376,20 @@ export class NameFeatureContext {
     if (info.lists !== 0) {
       // The word's lists at a sentence start or not: a dictionary word opening a sentence is no evidence of a name.
       out[n++] = mix(58, info.lists * 2 + atStart);
+    }
+    if (this.registers !== null) {
+      // The word's evidence crossed with its sentence's register (prose included, so prose keeps weights of its
+      // own): software text's lessons about capitalised words land on the software-register copies.
+      const r = (this.registers[i] as number) + 1;
+      const rh = Math.imul(r, 0x2545f491);
+      out[n++] = mix(60, info.shapeHash ^ rh);
+      out[n++] = mix(61, lh ^ rh);
+      out[n++] = mix(62, (info.common * 8 + Math.min(info.gazetteer, 7)) * 8 + r);
+      out[n++] = mix(63, ((info.capGrade * 32 + info.nameGrade) * 8 + r) * 2 + atStart);
+      out[n++] = mix(64, prev ^ rh);
+      out[n++] = mix(65, (prevTag * 2 + atStart) * 8 + r);
+      out[n++] = mix(66, (info.fine * 8 + r) * 2 + info.common);
+      out[n++] = mix(67, (info.lists * 8 + r) * 2 + atStart);
     }
     return n;
   }

@@ -13,7 +13,9 @@ import { CAP_GRADES, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER } from './word-c
  * wide cluster's coarse group (u8), each word's capitalisation grade (u8) and each wide cluster's name grade (u8).
  * Every part starts 4-byte aligned, so each is a view on one shared buffer. "PTAG5" adds word lists
  * (lexicon-sets.ts): the header names each (id, size, probes) and their bits follow, in order. A model without
- * lists is written as "PTAG4"; "PTAG4" and "PTAG3" files (no wide clusters) are still read.
+ * lists is written as "PTAG4"; "PTAG4" and "PTAG3" files (no wide clusters) are still read. "PTAG6" is PTAG5's
+ * layout (word lists optional) for a model with register features (text-register.ts): older code refuses it
+ * rather than score it without them.
  */
 export interface NameModel {
   readonly buckets: number;
@@ -23,6 +25,7 @@ export interface NameModel {
   readonly info: Readonly<Record<string, unknown>>;
 }
 
+const MAGIC_REGISTER = 'PTAG6\n';
 const MAGIC_LISTS = 'PTAG5\n';
 const MAGIC = 'PTAG4\n';
 const MAGIC_NO_GRADES = 'PTAG3\n';
@@ -41,6 +44,7 @@ export function encodeNameModel(model: NameModel): Buffer {
     fineClusters: clusters.fineCount,
     wideClusters: clusters.wideCount,
     ...(sets.length > 0 ? { lexicons: sets.map((l) => ({ id: l.id, bitsLog2: l.bitsLog2, probes: l.probes })) } : {}),
+    ...(model.lexicon.register === true ? { register: true } : {}),
     info: model.info,
   });
   const aligned = (a: ArrayBufferView): Buffer => {
@@ -55,14 +59,15 @@ export function encodeNameModel(model: NameModel): Buffer {
     parts[parts.length - 1] = aligned(clusters.clusterClass);
     for (const l of sets) parts.push(bytesOf(l.bits));
   }
-  const magic = sets.length > 0 ? MAGIC_LISTS : MAGIC;
+  if (model.lexicon.register === true && !hasWide(clusters)) throw new Error('a model with register features needs wide clusters (PTAG6 extends PTAG4)');
+  const magic = model.lexicon.register === true ? MAGIC_REGISTER : sets.length > 0 ? MAGIC_LISTS : MAGIC;
   return Buffer.concat([Buffer.from(`${magic}${header}\n`, 'utf8'), gzipSync(Buffer.concat(parts), { level: 9 })]);
 }
 
 /** Throws with a plain reason when the bytes are not a model this code can run. */
 export function decodeNameModel(bytes: Buffer): NameModel {
   const magic = bytes.subarray(0, MAGIC.length).toString('latin1');
-  if (magic !== MAGIC && magic !== MAGIC_NO_GRADES && magic !== MAGIC_LISTS) throw new Error('not a name-tagger model (bad magic)');
+  if (magic !== MAGIC && magic !== MAGIC_NO_GRADES && magic !== MAGIC_LISTS && magic !== MAGIC_REGISTER) throw new Error('not a name-tagger model (bad magic)');
   const eol = bytes.indexOf(0x0a, MAGIC.length);
   if (eol === -1) throw new Error('model header is cut off');
   const header = JSON.parse(bytes.subarray(MAGIC.length, eol).toString('utf8')) as {
@@ -73,13 +78,16 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     fineClusters: number;
     wideClusters?: number;
     lexicons?: { id: string; bitsLog2: number; probes: number }[];
+    register?: boolean;
     info: Record<string, unknown>;
   };
   if (header.tags !== TAG_COUNT) throw new Error(`model has ${header.tags} tags, this code ${TAG_COUNT}`);
   if (!Number.isInteger(Math.log2(header.buckets))) throw new Error('model bucket count is not a power of two');
   const { clusterWords, fineClusters } = header;
   const wideCount = magic !== MAGIC_NO_GRADES ? (header.wideClusters ?? 0) : 0;
-  const listHeads = magic === MAGIC_LISTS ? (header.lexicons ?? []) : [];
+  const register = magic === MAGIC_REGISTER;
+  if (register && wideCount === 0) throw new Error('model register features need wide clusters');
+  const listHeads = magic === MAGIC_LISTS || register ? (header.lexicons ?? []) : [];
   if (listHeads.length > MAX_LEXICON_SETS || (listHeads.length > 0 && wideCount === 0)) throw new Error('model word lists are invalid');
   // Validated here (size, probes) before any bytes are read for them.
   const sets: LexiconSet[] = listHeads.map((l) => emptyLexiconSet(String(l.id), l.bitsLog2, l.probes));
@@ -126,7 +134,7 @@ export function decodeNameModel(bytes: Buffer): NameModel {
   for (const f of clusters.wideFine) if (f >= wideCount && f !== NO_CLUSTER) throw new Error('model names a wide word cluster it does not have');
   for (const c of clusters.wordClass) if (c >= CAP_GRADES) throw new Error('model has a capitalisation grade out of range');
   for (const c of clusters.clusterClass) if (c >= NAME_GRADES) throw new Error('model has a name grade out of range');
-  return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters, ...(lists.length > 0 ? { sets: lists } : {}) }, info: header.info };
+  return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters, ...(lists.length > 0 ? { sets: lists } : {}), ...(register ? { register: true } : {}) }, info: header.info };
 }
 
 export function sha256Hex(bytes: Buffer): string {

@@ -1,6 +1,7 @@
 import { MAX_FEATURES, NameFeatureContext, TAG_COUNT, TAG_O, isScorable, type NameLexicon, type WordInfo } from './name-features.js';
 import type { NameModel } from './name-model.js';
 import { tokeniseForNames, type NameTokens } from './name-tokens.js';
+import { registersOfText } from './text-register.js';
 
 /** What the tagger found: people's names, and the places, organisations and other names around them. */
 export interface TaggedSpan {
@@ -160,6 +161,7 @@ export function tagNames(scorer: TagScorer, text: string): TaggedSpan[] {
   const tokens = tokeniseForNames(text);
   if (tokens.words.length === 0) return [];
   const margins = new Float64Array(tokens.words.length);
-  const ctx = new NameFeatureContext(tokens.words, tokens.sentenceStart, scorer.lexicon);
+  const registers = scorer.lexicon.register === true ? registersOfText(text, tokens.starts, tokens.ends, tokens.sentenceStart) : undefined;
+  const ctx = new NameFeatureContext(tokens.words, tokens.sentenceStart, scorer.lexicon, registers);
   return spansOf(tokens, tagWords(scorer, ctx, margins), margins, ctx);
 }
