@@ -23,11 +23,14 @@ describe('jsonShapeError', function () {
     expect(check(`[${Array(MAX_JSON_ELEMENTS).fill('""').join('')}]`)?.message).to.contain('JSON elements');
   });
 
-  it('scans 32 MiB of text quickly', function () {
-    const body = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(32 * 1024 * 1024 - 100) }] }));
-    const t = performance.now();
-    expect(jsonShapeError(body)).to.equal(undefined);
-    expect(performance.now() - t).to.be.below(100);
+  // Its speed beside JSON.parse's is measured by `npm run bench:json-shape`, not asserted here.
+  it('reads past 32 MiB of text, brackets and a "model" key inside it, to the real top-level model', function () {
+    const text = `${'x'.repeat(16 * 1024 * 1024)}[[{"model":"inside"},${'y'.repeat(16 * 1024 * 1024)}`;
+    const body = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: text }], model: 'after' }));
+    const result = scanJson(body);
+    expect(result.error).to.equal(undefined);
+    expect(result.topLevelMembers).to.equal(2);
+    expect(body.subarray(result.model!.start, result.model!.end).toString()).to.equal('"after"');
   });
 });
 
