@@ -25,11 +25,14 @@ function time(fn) {
   return median(runs);
 }
 
+const result = {};
 console.log('body                                          MB     scan ms  parse ms  scan/parse');
 for (const [name, text] of Object.entries(bodies)) {
   const buf = Buffer.from(text);
   if (jsonShapeError(buf) !== undefined) throw new Error(`${name}: refused by the scan`);
   const scan = time(() => jsonShapeError(buf));
   const parse = time(() => JSON.parse(buf.toString()));
+  result[name] = { mb: +(buf.length / 1e6).toFixed(1), scanMs: +scan.toFixed(2), parseMs: +parse.toFixed(2), ratio: +(scan / parse).toFixed(3) };
   console.log(`${name.padEnd(44)} ${(buf.length / 1e6).toFixed(1).padStart(5)} ${scan.toFixed(1).padStart(10)} ${parse.toFixed(1).padStart(9)} ${(scan / parse).toFixed(3).padStart(11)}`);
 }
+console.log(`result: ${JSON.stringify(result)}`);
