@@ -52,22 +52,32 @@ export interface CorpusSource {
   readonly obligations: SourceObligations;
   /**
    * conll-indexed: index, word, …, tag; germeval-tsv: index, word, outer tag, nested tag, '#' lines between;
-   * bio-space: word and tag; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name;
+   * bio-space: word and tag; bio-tab: word, tab, tag, running text (documents, no sentence breaks) cut as
+   * bio-space is; social-tab: word, tab, IOB2 tag (CoNLL's types or WNUT 17's), blank lines between posts, a user
+   * handle never a name; io-tsv: word, tab, a bare type (PER, LOC, ORG) or O, a run of one type one name;
    * iob2-tsv: index, word, IOB2 tag, then other columns (Universal NER's annotators), '#' lines between;
    * kpwr-space: word, space, KPWr's fine IOB2 tag (B-nam_liv_person, I-nam_loc_gpe_city…), blank lines between;
    * litbank-tsv: word, tab, LitBank's nested BIO layers (PER, GPE, LOC, FAC, ORG, VEH), blank lines between
    * paragraphs; its person mentions narrowed to the names they open with (read-corpus.ts).
    */
-  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv' | 'kpwr-space' | 'litbank-tsv';
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv' | 'kpwr-space' | 'litbank-tsv' | 'bio-tab' | 'social-tab';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
   /** Labelled by people, but on OCR'd text (old print, misread letters): reported apart from clean hand-labelled text. */
   readonly ocr?: boolean;
+  /** Labelled by people, on social-media posts (tweets, comments): reported apart from edited prose. */
+  readonly social?: boolean;
   /**
    * Software text (READMEs, documentation, commits) labelled here: few names, there to teach what is none; the
    * real-text report keeps its rows apart from prose.
    */
   readonly software?: boolean;
+  /**
+   * false: measured and left out of every build (no profile trains or tunes on it; the real-text report still
+   * scores its held-out part); `usedDecision` says what was measured. Absent: used.
+   */
+  readonly used?: boolean;
+  readonly usedDecision?: string;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];
@@ -167,9 +177,12 @@ export function everyModelInputProblems(source: Omit<CorpusSource, 'files' | 'fo
   return problems;
 }
 
-/** The sources a profile may read, before any is switched off: commercial, only those allowing commercial use. */
+/**
+ * The sources a profile may read, before any is switched off: commercial, only those allowing commercial use;
+ * never one the manifest marks `used: false`.
+ */
 export function profileSources(manifest: DataManifest, profile: TrainingProfile): CorpusSource[] {
-  return manifest.sources.filter((s) => profile === 'research' || s.commercialUse);
+  return manifest.sources.filter((s) => s.used !== false && (profile === 'research' || s.commercialUse));
 }
 
 export function sha256OfFile(file: string): string {

@@ -9,7 +9,7 @@ export interface LabelledSentence {
 }
 
 const TAG_INDEX = new Map<string, number>(NAME_TAGS.map((t, i) => [t, i]));
-/** Europeana's running text has no sentence breaks: cut after a full stop, and never past this many words. */
+/** Europeana's and ZEFYS's running text has no sentence breaks: cut after a full stop, and never past this many words. */
 const MAX_RUN = 60;
 
 /** GermEval 2014's outer labels: OTH is MISC; a derivation or part of a name ("Kohlsche", "Kohl-Ära") is none. */
@@ -33,6 +33,17 @@ function kpwrTag(raw: string): string {
   if (kind === 'org') return `${bio}-ORG`;
   if (kind === 'num' || (kind === 'adj' && sub === 'person')) return 'O';
   return `${bio}-MISC`;
+}
+
+/** WNUT 17's types to the four: person PER, location LOC, corporation and group ORG, product and creative work MISC. */
+const WNUT_TYPES: Readonly<Record<string, string>> = {
+  person: 'PER', location: 'LOC', corporation: 'ORG', group: 'ORG', product: 'MISC', 'creative-work': 'MISC',
+};
+function socialTag(raw: string): string {
+  const m = /^([BI])-(.+)$/.exec(raw.trim());
+  if (m === null) return 'O';
+  const type = WNUT_TYPES[m[2] as string] ?? m[2];
+  return `${m[1]}-${type}`;
 }
 
 function tagIndex(raw: string): number {
@@ -144,6 +155,8 @@ function parseLitBank(text: string): LabelledSentence[] {
 /** Sentences of one corpus file's text, in file order. */
 export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence[] {
   if (source.format === 'litbank-tsv') return parseLitBank(raw);
+  // Running text: word and tag per line, sentences cut here (Europeana's files and ZEFYS's have none).
+  const running = source.format === 'bio-space' || source.format === 'bio-tab';
   const text = source.repair === 'latin1-read-as-cp1251' ? repairCp1251(raw) : raw;
   const out: LabelledSentence[] = [];
   let words: string[] = [];
@@ -155,6 +168,7 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
   };
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') {
+      // Europeana's blank lines mean nothing; elsewhere one ends a sentence (or, in ZEFYS, a document).
       if (source.format !== 'bio-space') flush();
       continue;
     }
@@ -180,13 +194,23 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       const cols = line.split('\t');
       word = cols[1] ?? '';
       tag = germevalTag(cols[2] ?? 'O');
+    } else if (source.format === 'social-tab') {
+      // A user handle ("@colgo") is labelled as a person in the Broad Twitter Corpus: here it is none, so that
+      // "@types/node" or "@Override" in agent text is never taught as a name.
+      const cols = line.split('\t');
+      word = cols[0] ?? '';
+      tag = word.startsWith('@') ? 'O' : socialTag(cols[1] ?? 'O');
+    } else if (source.format === 'bio-tab') {
+      const cols = line.split('\t');
+      word = cols[0] ?? '';
+      tag = cols[1] ?? 'O';
     } else {
       const cut = line.lastIndexOf(' ');
       word = line.slice(0, cut);
       tag = source.format === 'kpwr-space' ? kpwrTag(line.slice(cut + 1)) : line.slice(cut + 1);
     }
     if (word === '' || word === '-DOCSTART-') continue;
-    if (source.format === 'bio-space') {
+    if (running) {
       // Europeana's OCR words keep their punctuation ("Dekker,"): split as the proxy's tokeniser splits text,
       // the label on the word's letters, O on the punctuation.
       let t = tagIndex(tag);
@@ -208,7 +232,7 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       tags.push(tagIndex(tag));
     }
     const last = words[words.length - 1];
-    if (source.format === 'bio-space' && (((last === '.' || last === '!' || last === '?') && tags.length > 3) || words.length >= MAX_RUN)) flush();
+    if (running && (((last === '.' || last === '!' || last === '?') && tags.length > 3) || words.length >= MAX_RUN)) flush();
   }
   flush();
   return out;

@@ -178,6 +178,25 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(splits.read.map((r) => r.source)).not.to.include('fixture-research');
   });
 
+  it('never reads a source the manifest marks used: false, in either profile, and trains as if it were not listed', () => {
+    const marked: DataManifest = { ...fixture, sources: fixture.sources.map((s) => (s.id === 'fixture-more' ? { ...s, used: false, usedDecision: 'measured: no gain' } : s)) };
+    for (const profile of ['commercial', 'research'] as const) {
+      expect(chosenSources(marked, profile).map((s) => s.id), profile).not.to.include('fixture-more');
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'names-unused-'));
+    mkdirSync(join(dir, 'fixture'));
+    // Only the used commercial source's file is present: the unused one's is not needed.
+    copyFileSync(join(FIXTURES, 'corpora/fixture/fixture-train.conllu'), join(dir, 'fixture/fixture-train.conllu'));
+    const withMark = trainNames({ manifest: marked, corporaDirs: [dir], profile: 'commercial' });
+    const unlisted = trainNames({ manifest: { ...fixture, sources: fixture.sources.filter((s) => s.id !== 'fixture-more') }, corporaDirs: [dir], profile: 'commercial' });
+    expect(withMark.splits.read.map((r) => r.source)).to.deep.equal(['fixture']);
+    expect(withMark.bytes.equals(unlisted.bytes)).to.equal(true);
+    for (const source of manifest.sources.filter((s) => s.used === false)) {
+      expect(manifest.model.sources, source.id).not.to.include(source.id);
+      expect(source.usedDecision ?? '', `${source.id}: what was measured`).to.have.length.greaterThan(40);
+    }
+  });
+
   it('trains the same commercial model whether or not the manifest lists research sources, and needs none of their files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'names-commercial-only-'));
     mkdirSync(join(dir, 'fixture'));

@@ -32,6 +32,27 @@ describe('names-model: reading corpora', () => {
     expect(tags(s!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'I-PER', 'I-PER', 'O', 'B-PER', 'O', 'B-PER', 'O', 'B-LOC', 'O', 'O']);
   });
 
+  it('reads word-tab-tag running text (ZEFYS): cut after a full stop, a blank line ends a document, an empty tag is none', () => {
+    const text = 'Herr\tO\nCarl\tB-PER\nMeyer\tI-PER\nreiste\tO\nnach\tO\nPotsdam\tB-LOC\n.\tO\nDie\tO\nStadt\t\nlag\tO\nstill\tO\n\nBerlin\tB-LOC\nschwieg\tO\n';
+    const s = parseCorpus(inventedSource('bio-tab'), text);
+    expect(s.map((x) => x.words)).to.deep.equal([
+      ['Herr', 'Carl', 'Meyer', 'reiste', 'nach', 'Potsdam', '.'],
+      ['Die', 'Stadt', 'lag', 'still'],
+      ['Berlin', 'schwieg'],
+    ]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['O', 'B-PER', 'I-PER', 'O', 'O', 'B-LOC', 'O']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'O', 'O']);
+    expect(tags(s[2]!.tags)).to.deep.equal(['B-LOC', 'O']);
+  });
+
+  it("reads posts (BTC, WNUT 17): WNUT's types as the four, a user handle never a name", () => {
+    const text = '@mika_v\tB-PER\nmet\tO\nSenator\tO\nJo\tB-person\nAlvarez\tI-person\nat\tO\nAcme\tB-corporation\nin\tO\nLeeds\tB-location\n\nloved\tO\nDune\tB-creative-work\nby\tO\nRina\tB-PER\n';
+    const s = parseCorpus(inventedSource('social-tab'), text);
+    expect(s.map((x) => x.words.length)).to.deep.equal([9, 4]);
+    expect(tags(s[0]!.tags)).to.deep.equal(['O', 'O', 'O', 'B-PER', 'I-PER', 'O', 'B-ORG', 'O', 'B-LOC']);
+    expect(tags(s[1]!.tags)).to.deep.equal(['O', 'B-MISC', 'O', 'B-PER']);
+  });
+
   it('reads Universal NER\'s IOB2 columns (index, word, tag, annotators), skipping its comment lines', () => {
     const raw = '# sent_id = x-0001\n# text = Thanks Vince Kaminski\n1\tThanks\tO\t-\t-\n2\tVince\tB-PER\t-\tstephen\n3\tKaminski\tI-PER\t-\tstephen\n\n# sent_id = x-0002\n1\tHouston\tB-LOC\t-\tblvns\n2\tTexan\tB-OTH\t-\tblvns\n3\tsun\tO\n4\t.\tB-O\t-\tblvns\n';
     const s = parseCorpus(inventedSource('iob2-tsv'), raw);

@@ -53,20 +53,24 @@ export interface EvalModel {
 }
 
 /**
- * How a source's labels were made: by people on clean text, by people on OCR'd text, or from Wikipedia links; or
- * software text (READMEs, docs, commits: few names, there to teach what is no name), kept out of the prose rows.
+ * How a source's labels were made: by people on clean text, by people on OCR'd text, by people on social-media
+ * posts (apart, so that the clean-text rows stay comparable), or from Wikipedia links; or software text (READMEs, docs, commits: few names, there to teach what is no name), kept out of the prose rows.
  */
-type LabelKind = 'hand' | 'OCR' | 'silver' | 'software';
-const LABEL_KINDS: readonly LabelKind[] = ['hand', 'OCR', 'silver', 'software'];
+type LabelKind = 'hand' | 'OCR' | 'social' | 'silver' | 'software';
+const LABEL_KINDS: readonly LabelKind[] = ['hand', 'OCR', 'social', 'silver', 'software'];
 const KIND_TITLE: Record<LabelKind, string> = {
   hand: 'hand-labelled clean text',
   OCR: "hand-labelled OCR'd text",
+  social: 'hand-labelled social-media posts',
   silver: 'silver labels (Wikipedia links)',
   software: 'software text (hand-labelled; few names, kept out of "all")',
 };
 
 function kindOf(source: CorpusSource): LabelKind {
-  return source.software === true ? 'software' : source.silver === true ? 'silver' : source.ocr === true ? 'OCR' : 'hand';
+  if (source.software === true) return 'software';
+  if (source.silver === true) return 'silver';
+  if (source.ocr === true) return 'OCR';
+  return source.social === true ? 'social' : 'hand';
 }
 
 function cells(s: NameScore): string {
