@@ -3,10 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { addToLexiconSet, emptyLexiconSet, fnv1a } from '@gateway/privacy/internals';
+import { addToLexiconSet, emptyLexiconSet, fnv1a, GIVEN_NAME_SET, SURNAME_SET } from '@gateway/privacy/internals';
 import { encodeLexiconSet, readLexiconManifest, type BuiltLexicon, type LexiconManifest } from './lexicon-manifest.js';
 import { countsNames, rankedNames, sourceNameCounts, sourceWords, takes } from './lexicon-words.js';
 import { sha256OfFile } from './manifest.js';
+import { polishPlaceForms } from './polish-place-forms.js';
 import { createHash } from 'node:crypto';
 
 // npm run build:lexicons -- --from <dir> [--manifest <file>]
@@ -14,9 +15,10 @@ import { createHash } from 'node:crypto';
 // or --manifest, e.g. names-model/lexicons/names.json for the name statistics), read from <dir>/<local> (each
 // checked against its SHA-256), and writes each list's sum, size and fill back into that manifest. Same files in,
 // same bytes out (the words go in as hashes; order does not change a filter; ranks break ties by spelling).
+// --dump <dir> also writes each list's words, one a line, there (to inspect a list; never committed).
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const { values } = parseArgs({ options: { from: { type: 'string' }, manifest: { type: 'string' } }, strict: true });
+const { values } = parseArgs({ options: { from: { type: 'string' }, manifest: { type: 'string' }, dump: { type: 'string' } }, strict: true });
 if (values.from === undefined) {
   process.stderr.write('build:lexicons: --from <dir> is needed: where the sources listed in names-model/lexicons/sources.json lie\n');
   process.exit(2);
@@ -44,10 +46,26 @@ for (const id of manifest.order) {
   const spec = manifest.lexicons[id] as BuiltLexicon;
   const set = emptyLexiconSet(id, spec.bitsLog2, spec.probes);
   const lower = new Set<string>();
-  for (const s of spec.sources) {
-    const all = words.get(s) ?? [];
-    const band = spec.rank === undefined ? all : all.slice(spec.rank.from, spec.rank.below ?? undefined);
-    for (const w of band) if (takes(spec.take, w)) lower.add(w.toLowerCase());
+  const declined = spec.declined;
+  if (declined !== undefined) {
+    // The bases: the other sources' names, less those that are also a person's ("Anna" is a town too), whose
+    // forms ("Anny", "Annie") would mark a person's name as a place's.
+    const bases = new Set<string>();
+    for (const s of spec.sources) {
+      if (s === declined.forms) continue;
+      for (const w of words.get(s) ?? []) {
+        const cap = w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
+        if (!GIVEN_NAME_SET.has(cap) && !SURNAME_SET.has(cap)) bases.add(w.toLowerCase());
+      }
+    }
+    const people = new Set([...GIVEN_NAME_SET, ...SURNAME_SET].map((n) => n.toLowerCase()));
+    for (const w of polishPlaceForms(bases, words.get(declined.forms) ?? [], people)) if (takes(spec.take, w)) lower.add(w.toLowerCase());
+  } else {
+    for (const s of spec.sources) {
+      const all = words.get(s) ?? [];
+      const band = spec.rank === undefined ? all : all.slice(spec.rank.from, spec.rank.below ?? undefined);
+      for (const w of band) if (takes(spec.take, w)) lower.add(w.toLowerCase());
+    }
   }
   for (const w of lower) addToLexiconSet(set, fnv1a(w));
   let ones = 0;
@@ -55,6 +73,7 @@ for (const id of manifest.order) {
   const fill = ones / 2 ** spec.bitsLog2;
   const bytes = encodeLexiconSet(set, lower.size);
   writeFileSync(join(listDir, spec.file), bytes);
+  if (values.dump !== undefined) writeFileSync(join(values.dump, `${id}.txt`), `${[...lower].sort().join('\n')}\n`);
   lexicons[id] = {
     ...spec,
     sha256: createHash('sha256').update(bytes).digest('hex'),

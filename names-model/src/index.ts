@@ -29,3 +29,5 @@ export { decodeLexiconSet, encodeLexiconSet, loadLexiconSets, readLexiconManifes
 export type { BuiltLexicon, LexiconManifest, LexiconSource } from './lexicon-manifest.js';
 export type { LexiconLineage } from './train-names.js';
 export { countsNames, rankedNames, sourceNameCounts, sourceWords, takes } from './lexicon-words.js';
+export { cldrTerritoryNames, geonamesCityCounts, isPlaceToken } from './place-words.js';
+export { polishPlaceForms } from './polish-place-forms.js';

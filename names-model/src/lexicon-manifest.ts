@@ -24,9 +24,11 @@ export interface LexiconSource extends Omit<CorpusSource, 'files' | 'format'> {
   readonly version: string;
   /**
    * How words are read from the files (lexicon-words.ts). The name-statistics readers (`ssa-names`,
-   * `berlin-first-names`, `census-surnames`) also read each name's count, so that a list may take a frequency band.
+   * `berlin-first-names`, `census-surnames`) also read each name's count, so that a list may take a frequency band;
+   * so does `geonames-cities`, a city's population as the count of each of its names. `cldr-territories` reads a
+   * locale's country and region names (place-words.ts).
    */
-  readonly reader: 'debian-packages' | 'linguist-languages' | 'word-list' | 'ssa-names' | 'berlin-first-names' | 'census-surnames';
+  readonly reader: 'debian-packages' | 'linguist-languages' | 'word-list' | 'ssa-names' | 'berlin-first-names' | 'census-surnames' | 'geonames-cities' | 'cldr-territories';
   readonly files: readonly LexiconSourceFile[];
 }
 
@@ -46,6 +48,12 @@ export interface BuiltLexicon {
    * frequent first, ties by spelling), ranks `from` (0-based) up to `below` (null: to the end). Absent: every word.
    */
   readonly rank?: { readonly from: number; readonly below: number | null };
+  /**
+   * Declined forms (polish-place-forms.ts): the capitalised words of the source `forms` (a dictionary of inflected
+   * forms, one of `sources`) that decline a name of the other sources (the bases; a base that is a known given name
+   * or surname is not declined). Absent: the sources' words themselves.
+   */
+  readonly declined?: { readonly language: 'pl'; readonly forms: string };
   /** The share of its filter's bits set, and so the chance a word not in it is taken for one (false positive). */
   readonly fill: number;
   readonly falsePositive: number;
@@ -74,6 +82,8 @@ export function readLexiconManifest(file: string): LexiconManifest {
         // A frequency band needs counts: a plain word list has no ranks to cut.
         else if (built.rank !== undefined && !countsNames(source)) problems.push(`${id}: a rank band of ${s}, whose reader (${source.reader}) gives no counts`);
       }
+      if (built.declined !== undefined && !built.sources.includes(built.declined.forms)) problems.push(`${id}: its forms come from ${built.declined.forms}, which is not one of its sources`);
+      if (built.declined !== undefined && built.rank !== undefined) problems.push(`${id}: declined forms take no rank band`);
     }
   }
   if (problems.length > 0) throw new Error(`${file}:\n  - ${problems.join('\n  - ')}`);

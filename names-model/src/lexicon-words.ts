@@ -1,4 +1,5 @@
 import type { LexiconSource } from './lexicon-manifest.js';
+import { cldrTerritoryNames, geonamesCityCounts } from './place-words.js';
 
 // How words are read from each kind of word-list source (lexicon-manifest.ts `reader`). Every reader returns the
 // words as the source writes them (case kept); build-lexicons-main.ts selects by case and lower-cases them.
@@ -87,12 +88,21 @@ function censusCounts(text: string): [string, number][] {
 
 /** Whether a source's reader gives counts (name statistics) rather than bare words. */
 export function countsNames(source: LexiconSource): boolean {
-  return source.reader === 'ssa-names' || source.reader === 'berlin-first-names' || source.reader === 'census-surnames';
+  return source.reader === 'ssa-names' || source.reader === 'berlin-first-names' || source.reader === 'census-surnames' || source.reader === 'geonames-cities';
 }
 
 /** A name-statistics file's names and counts (case as written); rows without a positive count are left out. */
 export function sourceNameCounts(source: LexiconSource, text: string): [string, number][] {
-  const rows = source.reader === 'ssa-names' ? ssaCounts(text) : source.reader === 'berlin-first-names' ? berlinCounts(text) : source.reader === 'census-surnames' ? censusCounts(text) : [];
+  const rows =
+    source.reader === 'ssa-names'
+      ? ssaCounts(text)
+      : source.reader === 'berlin-first-names'
+        ? berlinCounts(text)
+        : source.reader === 'census-surnames'
+          ? censusCounts(text)
+          : source.reader === 'geonames-cities'
+            ? geonamesCityCounts(text)
+            : [];
   return rows.filter(([name, n]) => oneToken(name) && Number.isFinite(n) && n > 0);
 }
 
@@ -114,7 +124,10 @@ export function sourceWords(source: LexiconSource, text: string): string[] {
     case 'ssa-names':
     case 'berlin-first-names':
     case 'census-surnames':
+    case 'geonames-cities':
       return sourceNameCounts(source, text).map(([name]) => name);
+    case 'cldr-territories':
+      return cldrTerritoryNames(text);
     case 'debian-packages':
       return debianPackageWords(text);
     case 'linguist-languages':

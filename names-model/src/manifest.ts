@@ -112,6 +112,12 @@ export interface DataManifest {
   readonly lexicons?: string;
   /** Whether the model crosses word features with the sentence's register (privacy text-register.ts). */
   readonly registerFeatures?: boolean;
+  /**
+   * The seed of the training order alone (each epoch's shuffle, each member's), when set; the split and the
+   * clusters keep `seed`. So a change can be judged over several shuffles on the same held-out rows: the swing
+   * of a retrain, not a new split (docs/privacy.md (v)). Unset: `seed`, as before.
+   */
+  readonly shuffleSeed?: number;
   readonly sources: readonly CorpusSource[];
   /**
    * The detector's margins (privacy detector-margins.ts) and the data they were tuned on: the commercial

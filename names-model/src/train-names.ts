@@ -204,7 +204,8 @@ export function trainNames(options: TrainOptions): TrainResult {
   if (lexiconLineage !== null) log(`word lists: ${lexiconLineage.files.map((f) => f.file).join(', ')} (${lexiconLineage.sources.map((s) => s.id).join(', ')})`);
   log(`terms: ${terms}`);
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
-  const random = seededRandom(manifest.seed);
+  const shuffleSeed = manifest.shuffleSeed ?? manifest.seed;
+  const random = seededRandom(shuffleSeed);
   const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
   // The header states what the model may be used for: the proxy logs profile and terms at start.
   const info = {
@@ -214,6 +215,7 @@ export function trainNames(options: TrainOptions): TrainResult {
     ...(clusterLineage === null ? {} : { clusterSources: clusterLineage.sources.map((s) => s.id) }),
     ...(lexiconLineage === null ? {} : { lexiconSources: lexiconLineage.sources.map((s) => s.id) }),
     seed: manifest.seed,
+    ...(manifest.shuffleSeed === undefined ? {} : { shuffleSeed: manifest.shuffleSeed }),
   };
   let best: { model: NameModel; dev: NameScore; epoch: number } | undefined;
   for (let epoch = 1; epoch <= manifest.maxEpochs; epoch++) {
@@ -235,7 +237,7 @@ export function trainNames(options: TrainOptions): TrainResult {
   const sum = new Float32Array(manifest.buckets * TAG_COUNT);
   for (let k = 0; k < members; k++) {
     const member = new AveragedPerceptron(manifest.buckets, lexicon);
-    const memberRandom = seededRandom(manifest.seed + k);
+    const memberRandom = seededRandom(shuffleSeed + k);
     for (let epoch = 1; epoch <= best.epoch; epoch++) member.trainEpoch(all, shuffledOrder(all.length, memberRandom));
     const w = member.averagedWeights();
     for (let i = 0; i < w.length; i++) sum[i] = (sum[i] as number) + (w[i] as number) / members;

@@ -37,6 +37,8 @@ const COMMERCIAL_IDS = new Set([
   'ODC-By-1.0',
   'ODbL-1.0',
   'MIT',
+  // the Unicode License v3 (CLDR's territory names, names-model/lexicons/places.json)
+  'Unicode-3.0',
   'Apache-2.0',
   'BSD-2-Clause',
   'BSD-3-Clause',
@@ -393,6 +395,35 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(lexicon.sets?.map((s) => s.id)).to.deep.equal(names.order);
     expect(lexiconLineage?.sources.map((s) => s.id)).to.deep.equal(['ssa-given-names', 'berlin-given-names', 'census-surnames']);
     expect(termsLine('commercial', lexiconLineage?.sources ?? [])).to.match(/^commercial profile: commercial use allowed by every source \(ssa-given-names LicenseRef-public-domain, berlin-given-names CC-BY-3\.0-DE, census-surnames LicenseRef-public-domain\)/);
+  });
+
+  it('reads the place lists only from sources allowing commercial use, from the committed files the manifest sums', () => {
+    // names-model/lexicons/places.json (docs/privacy.md (v)): not named by the shipped manifest; a data manifest
+    // naming it ("lexicons": "lexicons/places.json") trains with these lists in this order.
+    const places = readLexiconManifest(join(ROOT, 'names-model/lexicons/places.json'));
+    expect(places.order).to.deep.equal(['place-country', 'place-city-top', 'place-city-rest', 'place-pl-forms']);
+    for (const source of places.sources) {
+      expect(source.commercialUse, source.id).to.equal(true);
+      const ids = idsOf(source.spdx);
+      const allowed = source.spdx.includes(' OR ') ? ids.some((id) => COMMERCIAL_IDS.has(id)) : ids.every((id) => COMMERCIAL_IDS.has(id));
+      expect(allowed, `${source.id}: ${source.spdx}`).to.equal(true);
+      expect(source.obligations.attribution, source.id).to.be.a('string');
+      for (const file of source.files) {
+        expect(file.sha256, file.local).to.match(/^[0-9a-f]{64}$/);
+        expect(file.local, file.local).not.to.match(/agent-text|(^|[/_-])test([._/-]|$)/i);
+      }
+    }
+    expect(places.lexicons['place-pl-forms']?.declined).to.deep.equal({ language: 'pl', forms: 'sjp-wpolish' });
+    for (const id of places.order) {
+      const built = places.lexicons[id];
+      expect(sha256OfFile(join(ROOT, 'names-model/lexicons', built?.file ?? '')), id).to.equal(built?.sha256);
+    }
+    expect(manifest.lexicons).not.to.equal('lexicons/places.json');
+    const named = { ...manifest, lexicons: 'lexicons/places.json' };
+    const { lexiconLineage, lexicon } = buildLexicon(named, [], join(ROOT, 'names-model'));
+    expect(lexicon.sets?.map((s) => s.id)).to.deep.equal(places.order);
+    expect(lexiconLineage?.sources.map((s) => s.id)).to.deep.equal(['geonames-cities15000', 'cldr-territories', 'sjp-wpolish']);
+    expect(termsLine('commercial', lexiconLineage?.sources ?? [])).to.match(/^commercial profile: commercial use allowed by every source \(geonames-cities15000 CC-BY-3\.0, cldr-territories Unicode-3\.0, sjp-wpolish /);
   });
 
   it('refuses a frequency band of a word list that has no counts', () => {

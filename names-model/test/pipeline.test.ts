@@ -37,6 +37,19 @@ describe('names-model: the training pipeline on the fixture', function () {
     expect(f1(scoreTagger(quantisedScorer(three.model), heldOut))).to.be.at.least(0.9);
   });
 
+  it('shuffles by shuffleSeed when set, on the same split: another draw of the same held-out rows', () => {
+    // docs/privacy.md (v): a change is judged over several shuffles; the split must not move with them.
+    const base = trainNames({ manifest, corporaDirs: corpora, profile: 'commercial' });
+    const same = trainNames({ manifest: { ...manifest, shuffleSeed: manifest.seed }, corporaDirs: corpora, profile: 'commercial' });
+    const other = trainNames({ manifest: { ...manifest, shuffleSeed: manifest.seed + 1000 }, corporaDirs: corpora, profile: 'commercial' });
+    expect(Buffer.from(same.model.weights.buffer).equals(Buffer.from(base.model.weights.buffer))).to.equal(true);
+    expect(other.sha256).not.to.equal(base.sha256);
+    expect(other.model.info.shuffleSeed).to.equal(manifest.seed + 1000);
+    expect(base.model.info.shuffleSeed).to.equal(undefined);
+    const rows = (r: typeof base): string[] => r.splits.heldout.flatMap((h) => h.sentences.map((x) => x.words.join(' ')));
+    expect(rows(other)).to.deep.equal(rows(base));
+  });
+
   it('retrains without a source when switched off, and refuses an unknown one', () => {
     expect(chosenSources(manifest, 'commercial', ['fixture-more']).map((s) => s.id)).to.deep.equal(['fixture']);
     const result = trainNames({ manifest, corporaDirs: corpora, profile: 'commercial', without: ['fixture-more'] });
