@@ -29,3 +29,6 @@ export { decodeLexiconSet, encodeLexiconSet, loadLexiconSets, readLexiconManifes
 export type { BuiltLexicon, LexiconManifest, LexiconSource } from './lexicon-manifest.js';
 export type { LexiconLineage } from './train-names.js';
 export { countsNames, rankedNames, sourceNameCounts, sourceWords, takes } from './lexicon-words.js';
+export { capLanguage, iob2Tsv, labelNovel, sampleNovel } from './self-training.js';
+export type { SilverSampling, SilverSentence } from './self-training.js';
+export type { SilverLabeller } from './manifest.js';

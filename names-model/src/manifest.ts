@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SilverSampling } from './self-training.js';
 import type { ClusterOptions } from './word-clusters.js';
 
 /** One corpus file the pipeline reads: where it came from, under what licence, and its bytes' SHA-256. */
@@ -68,9 +69,37 @@ export interface CorpusSource {
    * real-text report keeps its rows apart from prose.
    */
   readonly software?: boolean;
+  /**
+   * Labels made here by a model from unlabelled text (self-training.ts, `npm run build:self`): which model, on
+   * what profile and sources, from which unlabelled sources and how sampled. The lineage test holds it to a
+   * commercial model trained on commercial sources alone.
+   */
+  readonly labelledBy?: SilverLabeller;
+  /**
+   * A source not in the shipped model yet: read by a build only when named (`train:names -- --with <id>`), so
+   * the default commercial build and its manifest entry stay as they are until it is shown to help.
+   */
+  readonly candidate?: boolean;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];
+}
+
+/** The model that labelled a silver source and how its sentences were picked (CorpusSource.labelledBy). */
+export interface SilverLabeller {
+  /** The model file, relative to the repository root, as it was when it labelled (build:self --labeller for a copy). */
+  readonly model: string;
+  readonly sha256: string;
+  /** The profile it was trained with: commercial (a research model's labels never enter the commercial profile). */
+  readonly profile: TrainingProfile;
+  /** The labelled sources it was trained on (ids of this manifest). */
+  readonly sources: readonly string[];
+  /** The unlabelled sources of its word clusters and word lists. */
+  readonly clusterSources: readonly string[];
+  /** Per language, the unlabelled source (names-model/clusters/sources.json) whose files are labelled. */
+  readonly novels: Readonly<Record<string, string>>;
+  readonly sampling: SilverSampling;
+  readonly command: string;
 }
 
 /**

@@ -38,14 +38,18 @@ export interface CorpusSplits {
 
 /**
  * The sources a run trains on: the profile's (commercial: only sources whose licence allows commercial use),
- * less those switched off by id. Everything the run learns or tunes from (labels, word clusters, lexicon, the dev
+ * less those switched off by id; a candidate source (not in the shipped model yet) only when named in `add`. Everything the run learns or tunes from (labels, word clusters, lexicon, the dev
  * part) comes from these sources' files alone.
  */
-export function chosenSources(manifest: DataManifest, profile: TrainingProfile, without: readonly string[] = []): CorpusSource[] {
+export function chosenSources(manifest: DataManifest, profile: TrainingProfile, without: readonly string[] = [], add: readonly string[] = []): CorpusSource[] {
   const unknown = without.filter((id) => !manifest.sources.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown source(s) to leave out: ${unknown.join(', ')}`);
+  const notCandidates = add.filter((id) => manifest.sources.find((s) => s.id === id)?.candidate !== true);
+  if (notCandidates.length > 0) throw new Error(`not a candidate source of the manifest: ${notCandidates.join(', ')}`);
   // A source kept for the real-text report alone has nothing to train on or tune with.
-  return profileSources(manifest, profile).filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
+  return profileSources(manifest, profile).filter(
+    (s) => !without.includes(s.id) && (s.candidate !== true || add.includes(s.id)) && s.files.some((f) => f.role !== 'report'),
+  );
 }
 
 /** Reads, checks and splits every file of `sources` (see split.ts for which sentence goes where). */
@@ -178,6 +182,8 @@ export interface TrainOptions {
   readonly corporaDirs: readonly string[];
   readonly profile: TrainingProfile;
   readonly without?: readonly string[];
+  /** Candidate sources to read besides the profile's (CorpusSource.candidate). */
+  readonly with?: readonly string[];
   /** The manifest's directory: where its `unlabelledClusters` lies. */
   readonly manifestDir?: string;
   readonly log?: (line: string) => void;
@@ -195,7 +201,7 @@ function describe(s: NameScore): string {
 export function trainNames(options: TrainOptions): TrainResult {
   const log = options.log ?? (() => undefined);
   const { manifest } = options;
-  const sources = chosenSources(manifest, options.profile, options.without ?? []);
+  const sources = chosenSources(manifest, options.profile, options.without ?? [], options.with ?? []);
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
   const { lexicon, clusterLineage, lexiconLineage } = buildLexicon(manifest, splits.train, options.manifestDir);
   const terms = termsLine(options.profile, [...sources, ...(clusterLineage?.sources ?? []), ...(lexiconLineage?.sources ?? [])]);
