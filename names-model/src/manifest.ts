@@ -80,9 +80,22 @@ export interface CorpusSource {
    * the default commercial build and its manifest entry stay as they are until it is shown to help.
    */
   readonly candidate?: boolean;
+  /**
+   * Partial labels (iob2-tsv only): a sentence's '#' line lists its trusted words (`trusted=3,7`, the first
+   * column's indexes: the mentions only the novel-wide reading found), and of the labeller's own labels only the
+   * kinds in `trustOwn` (O, PER, LOC, ORG, MISC) are trusted; every other word's label is unknown. The trainer
+   * learns from trusted words alone, trains on no sentence without one and tunes on none (train-names.ts
+   * loadSplits); the held-out part still reports against every label.
+   */
+  readonly partial?: PartialLabels;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];
+}
+
+/** Which labels of a partial-label source are trusted besides the words its '#' lines list (CorpusSource.partial). */
+export interface PartialLabels {
+  readonly trustOwn: readonly ('O' | 'PER' | 'LOC' | 'ORG' | 'MISC')[];
 }
 
 /** The model that labelled a silver source and how its sentences were picked (CorpusSource.labelledBy). */

@@ -15,6 +15,11 @@ export interface SilverSentence {
   readonly index: number;
   readonly propagated: boolean;
   /**
+   * The words (indexes into `words`) of its propagated mentions: the only labels beyond the model's own reading,
+   * and the ones a partial-label build (CorpusSource.partial) always trusts.
+   */
+  readonly trusted: readonly number[];
+  /**
    * It holds a lone person only the whole reading found that is no word of a full name the novel gives (a lone
    * word the detector kept by its sum of votes, which over a whole novel's hundreds of mentions adds up for
    * German nouns: "Vater", "Haus"): such a sentence is never sampled.
@@ -83,18 +88,22 @@ export function labelNovel(paragraphs: readonly string[], scorer: TagScorer): Si
       const sentencePeople = inParagraph.filter((p) => p.start >= start && p.end <= end);
       let propagated = false;
       let unsure = false;
+      const trustedSpans: Span[] = [];
       const lone = sentencePeople.filter((p) => !/\s/.test(paragraph.slice(p.start, p.end)));
       if (lone.length > 0) {
         const alone = people(paragraph.slice(start, end)).map((p) => ({ start: p.start + start, end: p.end + start }));
         for (const p of lone) {
           if (overlapsAny(alone, p.start, p.end)) continue;
           // The detector's own matching of a surname's cases (later-mentions.ts), here against every full name's parts.
-          if (surnamesMentioned(paragraph.slice(p.start, p.end), parts, polish).size > 0) propagated = true;
-          else unsure = true;
+          if (surnamesMentioned(paragraph.slice(p.start, p.end), parts, polish).size > 0) {
+            propagated = true;
+            trustedSpans.push(p);
+          } else unsure = true;
         }
       }
       const words: string[] = [];
       const tags: string[] = [];
+      const trusted: number[] = [];
       let previous: Span | undefined;
       for (let k = from; k < i; k++) {
         const ws = t.starts[k] as number;
@@ -105,9 +114,10 @@ export function labelNovel(paragraphs: readonly string[], scorer: TagScorer): Si
         const span = person ?? other;
         const kind = person !== undefined ? 'PER' : other?.kind;
         tags.push(span === undefined ? 'O' : `${span === previous ? 'I' : 'B'}-${kind}`);
+        if (overlapsAny(trustedSpans, ws, we)) trusted.push(k - from);
         previous = span;
       }
-      out.push({ words, tags, index: out.length, propagated, unsure });
+      out.push({ words, tags, index: out.length, propagated, trusted, unsure });
       from = i;
     }
     offset += paragraph.length + 1;
@@ -153,12 +163,17 @@ export function capLanguage(picks: readonly { novel: string; sentences: readonly
   return picks.map((p) => ({ novel: p.novel, sentences: p.sentences.filter((x) => kept.has(x)) }));
 }
 
-/** Sentences as iob2-tsv (index, word, tag; a '#' line naming the novel; a blank line after each sentence). */
+/**
+ * Sentences as iob2-tsv (index, word, tag; a blank line after each sentence), each after a '#' line naming the
+ * novel and the sentence, and, where it holds propagated mentions, `trusted=` and their words' indexes (the first
+ * column's, from 1): what a partial-label build learns from (read-corpus.ts).
+ */
 export function iob2Tsv(picks: readonly { novel: string; sentences: readonly SilverSentence[] }[]): string {
   const lines: string[] = [];
   for (const p of picks) {
     for (const x of p.sentences) {
-      lines.push(`# ${p.novel} ${x.index}${x.propagated ? ' propagated' : ''}${x.unsure ? ' unsure' : ''}`);
+      const trusted = x.trusted.length > 0 ? ` trusted=${x.trusted.map((k) => k + 1).join(',')}` : '';
+      lines.push(`# ${p.novel} ${x.index}${x.propagated ? ' propagated' : ''}${x.unsure ? ' unsure' : ''}${trusted}`);
       // A word holding a tab or line break cannot be written; the tokeniser makes none, but say so if it did.
       x.words.forEach((w, k) => {
         if (/[\t\n]/.test(w)) throw new Error(`${p.novel} ${x.index}: a token holds a tab or line break`);

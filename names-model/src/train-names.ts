@@ -66,6 +66,9 @@ export function loadSplits(seed: number, sources: readonly CorpusSource[], dirs:
       sentences.forEach((s, i) => {
         if (!inSubsample(seed, file, i, sentences.length)) return;
         const part = splitOf(seed, file, i);
+        // Partial labels: a sentence with no trusted word teaches nothing, and the dev part that picks the epoch
+        // count is scored against every label, which here are mostly the labeller's own guesses.
+        if (source.partial !== undefined && (part === 'dev' || (part === 'train' && s.trusted?.includes(1) !== true))) return;
         if (part === 'train') train.push(s);
         else if (part === 'dev') dev.push(s);
         else {
