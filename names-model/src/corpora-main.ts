@@ -31,7 +31,9 @@ if (values.profile !== undefined && !TRAINING_PROFILES.includes(values.profile a
 const manifest = readManifest(resolve(values.manifest ?? join(ROOT, 'names-model/manifest.json')));
 const env = process.env.NAMES_CORPORA_DIR;
 const dir = resolve(values.dir ?? (env !== undefined && env !== '' ? env : join(ROOT, 'names-model/corpora')));
-const sources = manifest.sources.filter((s) => values.profile !== 'commercial' || s.commercialUse);
+// A source labelled here from unlabelled text (labelledBy) is not fetched: npm run build:self makes its files.
+const labelled = manifest.sources.filter((s) => s.labelledBy !== undefined);
+const sources = manifest.sources.filter((s) => (values.profile !== 'commercial' || s.commercialUse) && s.labelledBy === undefined);
 const read = values['from-git'] !== undefined ? fromGitMirrors(resolve(values['from-git'])) : fromWeb();
 
 const result = await materialise(
@@ -40,6 +42,7 @@ const result = await materialise(
   read,
 );
 process.stdout.write(`${dir}: ${result.written.length} written, ${result.present.length} already there with the manifest's SHA-256\n`);
+for (const s of labelled) process.stdout.write(`${s.id}: labelled here, not fetched: npm run build:self -- --from-git <mirrors> --out ${dir}\n`);
 if (result.problems.length > 0) {
   process.stderr.write(`${result.problems.length} not materialised:\n  - ${result.problems.join('\n  - ')}\n`);
   process.exit(1);

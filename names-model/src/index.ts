@@ -31,3 +31,6 @@ export type { LexiconLineage } from './train-names.js';
 export { countsNames, rankedNames, sourceNameCounts, sourceWords, takes } from './lexicon-words.js';
 export { cldrTerritoryNames, geonamesCityCounts, isPlaceToken } from './place-words.js';
 export { polishPlaceForms } from './polish-place-forms.js';
+export { capLanguage, iob2Tsv, labelNovel, sampleNovel } from './self-training.js';
+export type { SilverSampling, SilverSentence } from './self-training.js';
+export type { SilverLabeller } from './manifest.js';

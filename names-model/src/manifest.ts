@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SilverSampling } from './self-training.js';
 import type { ClusterOptions } from './word-clusters.js';
 
 /** One corpus file the pipeline reads: where it came from, under what licence, and its bytes' SHA-256. */
@@ -73,14 +74,51 @@ export interface CorpusSource {
    */
   readonly software?: boolean;
   /**
-   * false: measured and left out of every build (no profile trains or tunes on it; the real-text report still
-   * scores its held-out part); `usedDecision` says what was measured. Absent: used.
+   * false: measured and left out of every default build (no profile trains or tunes on it; the real-text report
+   * still scores its held-out part); `usedDecision` says what was measured. A build reads it again only when named
+   * (`train:names -- --with <id> --out <file>`, never the shipped model). Absent: used.
    */
   readonly used?: boolean;
   readonly usedDecision?: string;
+  /**
+   * Labels made here by a model from unlabelled text (self-training.ts, `npm run build:self`): which model, on
+   * what profile and sources, from which unlabelled sources and how sampled. The lineage test holds it to a
+   * commercial model trained on commercial sources alone.
+   */
+  readonly labelledBy?: SilverLabeller;
+  /**
+   * Partial labels (iob2-tsv only): a sentence's '#' line lists its trusted words (`trusted=3,7`, the first
+   * column's indexes: the mentions only the novel-wide reading found), and of the labeller's own labels only the
+   * kinds in `trustOwn` (O, PER, LOC, ORG, MISC) are trusted; every other word's label is unknown. The trainer
+   * learns from trusted words alone, trains on no sentence without one and tunes on none (train-names.ts
+   * loadSplits); the held-out part still reports against every label.
+   */
+  readonly partial?: PartialLabels;
   /** Repairs a file written as Latin-1 but read as Windows-1251 somewhere upstream ("Erzдhlung"). */
   readonly repair?: 'latin1-read-as-cp1251';
   readonly files: readonly CorpusFile[];
+}
+
+/** Which labels of a partial-label source are trusted besides the words its '#' lines list (CorpusSource.partial). */
+export interface PartialLabels {
+  readonly trustOwn: readonly ('O' | 'PER' | 'LOC' | 'ORG' | 'MISC')[];
+}
+
+/** The model that labelled a silver source and how its sentences were picked (CorpusSource.labelledBy). */
+export interface SilverLabeller {
+  /** The model file, relative to the repository root, as it was when it labelled (build:self --labeller for a copy). */
+  readonly model: string;
+  readonly sha256: string;
+  /** The profile it was trained with: commercial (a research model's labels never enter the commercial profile). */
+  readonly profile: TrainingProfile;
+  /** The labelled sources it was trained on (ids of this manifest). */
+  readonly sources: readonly string[];
+  /** The unlabelled sources of its word clusters and word lists. */
+  readonly clusterSources: readonly string[];
+  /** Per language, the unlabelled source (names-model/clusters/sources.json) whose files are labelled. */
+  readonly novels: Readonly<Record<string, string>>;
+  readonly sampling: SilverSampling;
+  readonly command: string;
 }
 
 /**

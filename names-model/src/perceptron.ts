@@ -49,7 +49,12 @@ export class AveragedPerceptron implements TagScorer {
     this.weights[index] = (this.weights[index] as number) + delta;
   }
 
-  /** One pass over `sentences` in the given order; returns how many scored words it got wrong. */
+  /**
+   * One pass over `sentences` in the given order; returns how many scored words it got wrong. A sentence with
+   * partial labels (`trusted`) is learnt from at its trusted words alone: elsewhere the best path consistent with
+   * its labels is the model's own guess, so a latent-structure update there is none, and the model's own errors
+   * and misses on silver text are not trained back in.
+   */
   trainEpoch(sentences: readonly LabelledSentence[], order: Uint32Array): number {
     const feats = new Uint32Array(MAX_FEATURES);
     const scores = new Float64Array(TAG_COUNT);
@@ -64,6 +69,7 @@ export class AveragedPerceptron implements TagScorer {
       for (let i = 0; i < sentence.words.length; i++) {
         this.step += 1;
         const gold = sentence.tags[i] as number;
+        const learn = sentence.trusted === undefined || sentence.trusted[i] === 1;
         let guess = TAG_O;
         if (isScorable(sentence.words, i, prev)) {
           const n = ctx.contextFeatures(i, prev, prev2, feats);
@@ -76,7 +82,7 @@ export class AveragedPerceptron implements TagScorer {
               guess = t;
             }
           }
-          if (guess !== gold) {
+          if (guess !== gold && learn) {
             errors += 1;
             this.update(info.lexical, info.lexical.length, gold, guess);
             this.update(feats, n, gold, guess);

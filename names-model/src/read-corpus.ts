@@ -6,6 +6,11 @@ import type { CorpusSource } from './manifest.js';
 export interface LabelledSentence {
   readonly words: string[];
   readonly tags: Uint8Array;
+  /**
+   * Only in a partial-label source (CorpusSource.partial): 1 where the tag is trusted, 0 where the word's label
+   * is unknown (the trainer neither learns from it nor counts it; perceptron.ts).
+   */
+  readonly trusted?: Uint8Array;
 }
 
 const TAG_INDEX = new Map<string, number>(NAME_TAGS.map((t, i) => [t, i]));
@@ -161,10 +166,18 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
   const out: LabelledSentence[] = [];
   let words: string[] = [];
   let tags: number[] = [];
+  // A partial-label source: the '#' line before a sentence lists its trusted words (self-training.ts iob2Tsv).
+  const partial = source.partial !== undefined;
+  const trustOwn = new Set<string>(source.partial?.trustOwn ?? []);
+  if (partial && source.format !== 'iob2-tsv') throw new Error(`${source.id}: partial labels are read from iob2-tsv only`);
+  let trustedIndexes = new Set<string>();
+  let trusted: number[] = [];
   const flush = (): void => {
-    if (words.length > 0) out.push(sentence(words, tags));
+    if (words.length > 0) out.push(partial ? { ...sentence(words, tags), trusted: Uint8Array.from(trusted) } : sentence(words, tags));
     words = [];
     tags = [];
+    trusted = [];
+    trustedIndexes = new Set();
   };
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') {
@@ -172,7 +185,10 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
       if (source.format !== 'bio-space') flush();
       continue;
     }
-    if ((source.format === 'germeval-tsv' || source.format === 'iob2-tsv') && line.startsWith('#')) continue;
+    if ((source.format === 'germeval-tsv' || source.format === 'iob2-tsv') && line.startsWith('#')) {
+      if (partial) trustedIndexes = new Set(/ trusted=([\d,]+)/.exec(line)?.[1]?.split(',') ?? []);
+      continue;
+    }
     let word: string;
     let tag: string;
     if (source.format === 'conll-indexed') {
@@ -230,6 +246,7 @@ export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence
     } else {
       words.push(word);
       tags.push(tagIndex(tag));
+      if (partial) trusted.push(trustedIndexes.has(line.split('\t')[0] ?? '') || trustOwn.has(tag.replace(/^[BI]-/, '')) ? 1 : 0);
     }
     const last = words[words.length - 1];
     if (running && (((last === '.' || last === '!' || last === '?') && tags.length > 3) || words.length >= MAX_RUN)) flush();

@@ -10,7 +10,7 @@ import { modelDestination } from './model-destination.js';
 import { f1, precision, recall } from './score-names.js';
 import { scoreTagger, trainNames } from './train-names.js';
 
-// npm run train:names [-- --profile commercial|research] [--without <source id>]… [--out <file.bin>] [--manifest <file>]
+// npm run train:names [-- --profile commercial|research] [--without <source id>]… [--with <unused source id>]… [--out <file.bin>] [--manifest <file>]
 //
 // --profile: commercial (the default) trains only on sources whose licence allows commercial use, for everything
 // (labels, word clusters, lexicon, the dev part); research adds the research-only and non-commercial sources.
@@ -27,6 +27,7 @@ const { values } = parseArgs({
   options: {
     profile: { type: 'string', default: 'commercial' },
     without: { type: 'string', multiple: true, default: [] },
+    with: { type: 'string', multiple: true, default: [] },
     out: { type: 'string' },
     manifest: { type: 'string' },
   },
@@ -43,6 +44,9 @@ if (values.out !== undefined && !values.out.endsWith('.bin')) usage(`--out must 
 const manifestFile = resolve(values.manifest ?? join(ROOT, 'names-model/manifest.json'));
 const manifest = readManifest(manifestFile);
 const without = values.without.flatMap((w) => w.split(',')).filter((s) => s !== '');
+const add = values.with.flatMap((w) => w.split(',')).filter((s) => s !== '');
+// A source the manifest leaves out is not in the shipped model until the manifest says so: such a build goes elsewhere.
+if (add.length > 0 && values.out === undefined) usage('--with <unused source> needs --out <file.bin> (not the shipped model)');
 const dirs = [process.env.NAMES_CORPORA_DIR, join(ROOT, 'names-model/corpora'), join(dirname(manifestFile), 'corpora')].filter(
   (d): d is string => d !== undefined && d !== '',
 );
@@ -51,7 +55,7 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const { file: modelFile, shipped } = modelDestination(ROOT, manifest, profile, without, values.out);
 
 const t0 = Date.now();
-const result = trainNames({ manifest, corporaDirs: dirs, profile, without, manifestDir: dirname(manifestFile), log });
+const result = trainNames({ manifest, corporaDirs: dirs, profile, without, with: add, manifestDir: dirname(manifestFile), log });
 mkdirSync(dirname(modelFile), { recursive: true });
 writeFileSync(modelFile, result.bytes);
 // The checksum note the loader checks, with the lineage: which profile, which sources on what terms, which files.

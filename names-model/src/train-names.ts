@@ -38,14 +38,20 @@ export interface CorpusSplits {
 
 /**
  * The sources a run trains on: the profile's (commercial: only sources whose licence allows commercial use),
- * less those switched off by id. Everything the run learns or tunes from (labels, word clusters, lexicon, the dev
- * part) comes from these sources' files alone.
+ * less those switched off by id, plus sources the manifest leaves out (`used: false`) named in `add` to measure
+ * them again. Everything the run learns or tunes from (labels, word clusters, lexicon, the dev part) comes from
+ * these sources' files alone.
  */
-export function chosenSources(manifest: DataManifest, profile: TrainingProfile, without: readonly string[] = []): CorpusSource[] {
+export function chosenSources(manifest: DataManifest, profile: TrainingProfile, without: readonly string[] = [], add: readonly string[] = []): CorpusSource[] {
   const unknown = without.filter((id) => !manifest.sources.some((s) => s.id === id));
   if (unknown.length > 0) throw new Error(`unknown source(s) to leave out: ${unknown.join(', ')}`);
+  const notUnused = add.filter((id) => manifest.sources.find((s) => s.id === id)?.used !== false);
+  if (notUnused.length > 0) throw new Error(`not a source the manifest leaves out (used: false): ${notUnused.join(', ')}`);
+  const named = manifest.sources.filter((s) => add.includes(s.id) && (profile === 'research' || s.commercialUse));
+  const barred = add.filter((id) => !named.some((s) => s.id === id));
+  if (barred.length > 0) throw new Error(`not allowed in the ${profile} profile (no commercial use): ${barred.join(', ')}`);
   // A source kept for the real-text report alone has nothing to train on or tune with.
-  return profileSources(manifest, profile).filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
+  return [...profileSources(manifest, profile), ...named].filter((s) => !without.includes(s.id) && s.files.some((f) => f.role !== 'report'));
 }
 
 /** Reads, checks and splits every file of `sources` (see split.ts for which sentence goes where). */
@@ -62,6 +68,9 @@ export function loadSplits(seed: number, sources: readonly CorpusSource[], dirs:
       sentences.forEach((s, i) => {
         if (!inSubsample(seed, file, i, sentences.length)) return;
         const part = splitOf(seed, file, i);
+        // Partial labels: a sentence with no trusted word teaches nothing, and the dev part that picks the epoch
+        // count is scored against every label, which here are mostly the labeller's own guesses.
+        if (source.partial !== undefined && (part === 'dev' || (part === 'train' && s.trusted?.includes(1) !== true))) return;
         if (part === 'train') train.push(s);
         else if (part === 'dev') dev.push(s);
         else {
@@ -178,6 +187,8 @@ export interface TrainOptions {
   readonly corporaDirs: readonly string[];
   readonly profile: TrainingProfile;
   readonly without?: readonly string[];
+  /** Sources the manifest leaves out (`used: false`) to read besides the profile's, to measure them again. */
+  readonly with?: readonly string[];
   /** The manifest's directory: where its `unlabelledClusters` lies. */
   readonly manifestDir?: string;
   readonly log?: (line: string) => void;
@@ -195,7 +206,7 @@ function describe(s: NameScore): string {
 export function trainNames(options: TrainOptions): TrainResult {
   const log = options.log ?? (() => undefined);
   const { manifest } = options;
-  const sources = chosenSources(manifest, options.profile, options.without ?? []);
+  const sources = chosenSources(manifest, options.profile, options.without ?? [], options.with ?? []);
   const splits = loadSplits(manifest.seed, sources, options.corporaDirs);
   const { lexicon, clusterLineage, lexiconLineage } = buildLexicon(manifest, splits.train, options.manifestDir);
   const terms = termsLine(options.profile, [...sources, ...(clusterLineage?.sources ?? []), ...(lexiconLineage?.sources ?? [])]);

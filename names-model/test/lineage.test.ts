@@ -168,6 +168,50 @@ describe('names-model: licence terms and the profiles lineage', function () {
     expect(splits.dev.length).to.be.greaterThan(50);
   });
 
+  it('labels a silver source only with a commercial model trained on commercial sources, from the unlabelled text the cluster manifest lists, read only when a build names it', () => {
+    // Self-training (names-model/src/self-training.ts): labels a model made are data derived from that model, so
+    // its lineage is the model's: a research model's labels must never enter the commercial profile.
+    const labelled = manifest.sources.filter((s) => s.labelledBy !== undefined);
+    expect(labelled.map((s) => s.id)).to.deep.equal(['eltec-self']);
+    const forbidden = filesOf(refusing(manifest));
+    for (const source of labelled) {
+      const by = source.labelledBy;
+      if (by === undefined) continue;
+      expect(source.commercialUse, source.id).to.equal(true);
+      expect(source.silver, source.id).to.equal(true);
+      expect(by.profile, source.id).to.equal('commercial');
+      expect(by.sha256, source.id).to.match(/^[0-9a-f]{64}$/);
+      expect(by.sources, source.id).to.not.include(source.id);
+      for (const id of by.sources) {
+        const s = manifest.sources.find((x) => x.id === id);
+        expect(s?.commercialUse, `${source.id} labelled by a model trained on ${id}`).to.equal(true);
+        expect(s?.labelledBy, `${id}: no chain of model labels`).to.equal(undefined);
+      }
+      for (const id of by.clusterSources) expect(clusterManifest.sources.find((s) => s.id === id)?.commercialUse, id).to.equal(true);
+      // The labeller, while it is the shipped model, is the model the manifest records, trained on those sources.
+      if (by.sha256 === manifest.model.sha256) {
+        expect(by.model).to.equal(manifest.model.file);
+        expect(by.sources).to.deep.equal(manifest.model.sources);
+        expect(by.clusterSources).to.deep.equal(manifest.model.clusterSources);
+      }
+      // Its text is the unlabelled sources' (whose evaluation novels are left out: checked below), at their commits.
+      for (const file of source.files) {
+        const novels = clusterManifest.sources.find((s) => s.id === by.novels[file.language]);
+        expect(novels?.language, file.local).to.equal(file.language);
+        expect(novels?.repository, file.local).to.equal(file.repository);
+        expect(novels?.commit, file.local).to.equal(file.commit);
+        expect(file.role, file.local).to.equal('train');
+        expect(forbidden.has(file.local) || forbidden.has(file.sha256), file.local).to.equal(false);
+      }
+    }
+    // Left out (used: false): out of the default builds (and so of the shipped model's sources) until named with --with.
+    expect(chosenSources(manifest, 'commercial').map((s) => s.id)).not.to.include('eltec-self');
+    expect(chosenSources(manifest, 'research').map((s) => s.id)).not.to.include('eltec-self');
+    expect(chosenSources(manifest, 'commercial', [], ['eltec-self']).map((s) => s.id)).to.include('eltec-self');
+    expect(() => chosenSources(manifest, 'commercial', [], ['kpwr-pl'])).to.throw(/not a source the manifest leaves out \(used: false\): kpwr-pl/);
+    expect(chosenSources(manifest, 'commercial', [], ['btc-en']).map((s) => s.id)).to.include('btc-en');
+  });
+
   it('drops a source switched off with --without, every file of it', () => {
     for (const id of ['wikineural', 'europeana']) {
       const kept = chosenSources(manifest, 'research', [id]);

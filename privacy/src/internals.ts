@@ -31,6 +31,7 @@ export type { TagScorer } from './names/name-tagger.js';
 export { addWeights, quantisedScorer, tagNames, tagWords } from './names/name-tagger.js';
 export { tokeniseForNames } from './names/name-tokens.js';
 export { addTaggedNames } from './names/tagged-names.js';
+export { surnamesMentioned } from './names/later-mentions.js';
 export { CAP_GRADES, clusterIndexOf, coarseClusterOf, fineAt, fineClusterOf, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER, NO_CLUSTERS, wideAt } from './names/word-clusters.js';
 export type { WordClusters } from './names/word-clusters.js';
 export { addToLexiconSet, emptyLexiconSet, lexiconMask, MAX_LEXICON_SETS } from './names/lexicon-sets.js';

@@ -198,9 +198,13 @@ class SurnameIndex {
   }
 }
 
-/** Which of `surnames` `text` writes in any of their cases, each tried once per capitalised word. */
-export function surnamesMentioned(text: string, surnames: Iterable<string>): Set<string> {
-  const index = new SurnameIndex(surnames, POLISH_LETTERS.test(text));
+/**
+ * Which of `surnames` `text` writes in any of their cases, each tried once per capitalised word. `polish`: whether
+ * to read Polish cases (by default, whether `text` has a Polish letter; the silver labels of names-model say so
+ * for a word of a Polish novel).
+ */
+export function surnamesMentioned(text: string, surnames: Iterable<string>, polish = POLISH_LETTERS.test(text)): Set<string> {
+  const index = new SurnameIndex(surnames, polish);
   const out = new Set<string>();
   for (const m of text.matchAll(CAPITALISED_WORD)) {
     const surname = index.match(m[0]);

@@ -108,6 +108,8 @@ export function evaluateRealText(options: RealTextOptions): string {
   const sets: { source: CorpusSource; set: HeldOutSet }[] = [];
   const skipped: string[] = [];
   for (const source of manifest.sources) {
+    // Labels our own model made (self-training): scoring a model against them measures agreement, not accuracy.
+    if (source.labelledBy !== undefined) continue;
     try {
       for (const set of loadSplits(manifest.seed, [source], dirs).heldout) if (langs.includes(set.language)) sets.push({ source, set });
     } catch {
