@@ -1,6 +1,6 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
-import { findTaggedNames, isCommonWord } from './names/name-detector.js';
+import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
 import { surnamesMentioned } from './names/later-mentions.js';
 import { addOpeningNames } from './names/opening-names.js';
 import { markedWords, mayBeMarked, withoutMarked } from './names/marked-names.js';
@@ -62,7 +62,7 @@ function scan(
   // name that is a common word ("Dan", "Elke").
   const tagged = findTaggedNames(text);
   const names = addTaggedNames(text, tagged, candidates, isCommonWord, knownSurnames);
-  addOpeningNames(text, tagged, candidates, isCommonWord);
+  addOpeningNames(text, tagged, candidates, isCommonWord, personGoesOn);
   // settle only appends to what it is given (namesBeforeContacts): the first `named` stay this reading's.
   const named = candidates.length;
   return {

@@ -1,7 +1,7 @@
 import { loadNameModel } from './load-name-model.js';
 import type { NameModel } from './name-model.js';
 import { wordInfo } from './name-features.js';
-import { quantisedScorer, tagNames, type TagScorer, type TaggedSpan } from './name-tagger.js';
+import { personGoesOnMargin, quantisedScorer, tagNames, type TagScorer, type TaggedSpan } from './name-tagger.js';
 
 // The tagger this process (or detector thread) uses. The proxy installs the model it checked at start; anything
 // else that runs the detector (tests, eval, benches) gets the shipped model, checked the same way, on first use.
@@ -21,4 +21,13 @@ export function findTaggedNames(text: string): TaggedSpan[] {
 export function isCommonWord(word: string): boolean {
   if (scorer === undefined) useNameModel(loadNameModel());
   return wordInfo(word, (scorer as TagScorer).lexicon).common === 1;
+}
+
+/**
+ * How surely the tagger reads the second word of `sentence` (text opening a sentence) as the surname of a person
+ * its first word names (name-tagger.ts personGoesOnMargin).
+ */
+export function personGoesOn(sentence: string): number {
+  if (scorer === undefined) useNameModel(loadNameModel());
+  return personGoesOnMargin(scorer as TagScorer, sentence);
 }

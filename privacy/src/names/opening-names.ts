@@ -3,11 +3,14 @@ import { RANK_FORMAT, type Candidate } from '../recognizer.js';
 import {
   COMMON_WORD_GIVEN_NAME_SET,
   GIVEN_NAME_SET,
+  LONE_SURNAME_SET,
   PLACE_WORDS,
   PRODUCT_NAMES,
   STOP_WORDS,
   TITLE_SET,
 } from '../recognizers/person-words.js';
+import { writtenLowerCase } from './agent-text-words.js';
+import { margins } from './detector-margins.js';
 import type { TaggedSpan } from './name-tagger.js';
 import { lastStartingBy } from './span-search.js';
 
@@ -67,13 +70,46 @@ function surnameLike(word: string, commonWord: (word: string) => boolean): boole
 }
 
 /**
+ * Ranks and kin among the given names that are common words ("King Birendra left", "Sister Agnes said"): before
+ * a name they are its title, not its first word.
+ */
+const RANKS: ReadonlySet<string> = new Set(
+  `King Queen Prince Princess Baron Baroness Earl Count Countess Duke Duchess Major General Judge Dean Sister Brother
+  Father Mother Bishop Cardinal Pope Emperor Empress Sultan Sheikh König Königin Prinz Prinzessin Graf Gräfin Roi
+  Reine Rey Reina Príncipe Principe Re Regina Koning Koningin Prins Prinses Król Królowa Książę`.split(/\s+/),
+);
+
+/** The end of the sentence that goes on at `from`: its closing mark, a line break, or at most 400 characters on. */
+const SENTENCE_END_RE = /[.!?\n]/g;
+function sentenceEnd(text: string, from: number): number {
+  SENTENCE_END_RE.lastIndex = from;
+  const m = SENTENCE_END_RE.exec(text);
+  return m === null || m.index - from > 400 ? Math.min(text.length, from + 400) : m.index;
+}
+
+/** Whether the tagger reads `word` as a place, organisation or other name somewhere in the text, surely. */
+function readAsOtherName(text: string, tagged: readonly TaggedSpan[], word: string): boolean {
+  return tagged.some((s) => s.kind !== 'PER' && s.end - s.start === word.length && s.firstConfidence >= margins.oneWordVeto && text.startsWith(word, s.start));
+}
+
+/**
  * Adds to `candidates` the names of the two shapes above that nothing found. "Given Surname verb" at a sentence's
  * start: a given name that is no common word, before a word the tagger did not read as a place or firm there
- * ("Jan Utrecht kwam"); one that is ("Will", "Mark"), only where the tagger read the next word as a person, however
- * unsure ("Will Hendricks called": 2.8; "Will Berlin …" stays none). "According to X," at a sentence's start: X no
- * common word and no place, firm or other name by the tagger. `tagged`: the tagger's spans, in text order.
+ * ("Jan Utrecht kwam"); one that is ("Will", "Mark"), in a sentence that asks no question ("Will Hendricks call
+ * …?": the verb), where the tagger read the next word as a person, however unsure ("Will Hendricks called": 2.8 in
+ * the shipped draw, none in others), or reads it as the surname going on once the given name is taken as a name
+ * (`goesOn`, name-detector.ts personGoesOn: 12-22 in five draws; "Will Berlin …", B-LOC ahead, stays none), the
+ * text reading that word as no sure place or firm elsewhere. "According to X," at a sentence's start: X no common
+ * word and no place, firm or other name by the tagger, unless X is a known surname the tagger reads so only unsure
+ * ("According to Okonkwo,": LOC at 1.2 in one draw). `tagged`: the tagger's spans, in text order.
  */
-export function addOpeningNames(text: string, tagged: readonly TaggedSpan[], candidates: Candidate[], commonWord: (word: string) => boolean): void {
+export function addOpeningNames(
+  text: string,
+  tagged: readonly TaggedSpan[],
+  candidates: Candidate[],
+  commonWord: (word: string) => boolean,
+  goesOn: (sentence: string) => number = () => -Infinity,
+): void {
   const found: Candidate[] = [];
   // A line break before the text opens its first sentence; `at` is where a match starts in `text` (-1: that break).
   const lined = `\n${text}`;
@@ -87,18 +123,27 @@ export function addOpeningNames(text: string, tagged: readonly TaggedSpan[], can
     OPENING_PAIR_RE.lastIndex -= next.length;
     if (FUNCTION_WORDS.has(next)) continue;
     if (text.charAt(at) === '.' && ABBREVIATION_BEFORE_RE.test(text.slice(Math.max(0, at - 6), at))) continue;
-    const commonGiven = COMMON_WORD_GIVEN_NAME_SET.has(given) || commonWord(given);
-    if (!GIVEN_NAME_SET.has(given) && !COMMON_WORD_GIVEN_NAME_SET.has(given)) continue;
+    const listedCommon = COMMON_WORD_GIVEN_NAME_SET.has(given);
+    if (!GIVEN_NAME_SET.has(given) && !listedCommon) continue;
     if (!surnameLike(surname, commonWord)) continue;
     const end = at + m[0].length - next.length;
     const start = at + m[0].indexOf(given);
+    // The lists say whether a given name is also a common word; the model's lexicon, which varies with the training
+    // text (a social-media source writes "jan", "john" in lower case), only where this text writes it so as well.
+    const commonGiven = listedCommon || (commonWord(given) && writtenLowerCase(text, given, start));
     const surnameEnd = text.lastIndexOf(surname, end) + surname.length;
     if (personAt(candidates, start, surnameEnd)) continue;
     const read = taggedAt(tagged, surnameEnd - surname.length, surnameEnd);
     if (read !== undefined && read.kind !== 'PER') continue;
-    // The tagger's own reading of the surname, not of a span opening on the common word ("River Cess": 19.6, then
-    // 3.9), which tagged-names.ts judged already.
-    if (commonGiven && (read === undefined || read.start !== surnameEnd - surname.length)) continue;
+    if (commonGiven) {
+      if (RANKS.has(given)) continue;
+      const close = sentenceEnd(text, end);
+      if (text.charAt(close) === '?') continue;
+      // The tagger's own reading of the surname, not of a span opening on the common word ("River Cess": 19.6,
+      // then 3.9), which tagged-names.ts judged already; else its reading of the pair as one name.
+      const readSurname = read !== undefined && read.start === surnameEnd - surname.length;
+      if (!readSurname && (read !== undefined || goesOn(text.slice(start, close + 1)) < margins.word || readAsOtherName(text, tagged, surname))) continue;
+    }
     found.push({ type: 'PERSON', start, end: surnameEnd, rank: RANK_FORMAT });
   }
   SOURCE_OPENING_RE.lastIndex = 0;
@@ -109,7 +154,7 @@ export function addOpeningNames(text: string, tagged: readonly TaggedSpan[], can
     const start = end - word.length;
     if (!surnameLike(word, commonWord) || personAt(candidates, start, end)) continue;
     const read = taggedAt(tagged, start, end);
-    if (read !== undefined && read.kind !== 'PER') continue;
+    if (read !== undefined && read.kind !== 'PER' && !(LONE_SURNAME_SET.has(word) && read.firstConfidence < margins.oneWordVeto)) continue;
     found.push({ type: 'PERSON', start, end, rank: RANK_FORMAT });
   }
   candidates.push(...found);
