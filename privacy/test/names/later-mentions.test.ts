@@ -109,6 +109,41 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(mentions('Anna de la Torre kam. Torre ging.', ['Anna de la Torre'])).to.deep.equal(['Torre']);
   });
 
+  it('leaves a word the text uses as a place after a preposition of place, at any margin the tagger reads it', () => {
+    // The tagger reads the place at 5 only, far under the veto's 25: the preposition and the reading agree.
+    const placed = (text: string, place: string, known: string): string[] => {
+      const candidates: Candidate[] = [];
+      const start = text.indexOf(place);
+      const loc: TaggedSpan = { ...person(text, place, 5), kind: 'LOC', start, end: start + place.length };
+      addLaterMentions(text, candidates, [loc], [], () => false, new Set([known]));
+      return candidates.map((c) => text.slice(c.start, c.end));
+    };
+    const cases: [string, string, string][] = [
+      ['en', 'We stayed in Leeds today. Leeds was wet.', 'Leeds'],
+      ['de', 'Wir fahren nach Berlin. Berlin ist kalt.', 'Berlin'],
+      ['fr', 'Nous vivons dans Lyon. Lyon est belle.', 'Lyon'],
+      ['es', 'Hace calor en Toledo. Toledo es bonita.', 'Toledo'],
+      ['it', 'Siamo in Milano. Milano è bella.', 'Milano'],
+      ['nl', 'We gaan naar Utrecht. Utrecht is nat.', 'Utrecht'],
+      ['pl', 'Jedziemy pod Lublin. Lublin jest blisko.', 'Lublin'],
+    ];
+    for (const [lang, text, place] of cases) expect(placed(text, place, place), lang).to.deep.equal([]);
+    // Read as a place where nothing makes it one ("Kowalska wrote back": LOC at 17), or after a preposition that
+    // also governs people ("I wrote to Emde", "ik was bij Huisman"), the surname known from a full name is found.
+    expect(placed('Emde wrote back. Emde agreed.', 'Emde', 'Emde')).to.deep.equal(['Emde', 'Emde']);
+    expect(placed('I wrote to Emde. Emde agreed.', 'Emde', 'Emde')).to.deep.equal(['Emde', 'Emde']);
+    expect(placed('Ik was bij Huisman. Huisman lachte.', 'Huisman', 'Huisman')).to.deep.equal(['Huisman', 'Huisman']);
+  });
+
+  it('looks for the surname of a full name opening on a known given name, whatever the model\'s lexicon says of it', () => {
+    // A draw's lexicon may hold "jan" (January) in lower case: the lists' plain given name still makes a person.
+    expect(mentions('Jan Kowalczyk przyszedł. Kowalczyk wyszedł.', ['Jan Kowalczyk'], { common: ['Jan'] })).to.deep.equal(['Kowalczyk']);
+    expect(mentions('Hans Emde kam. Emde ging.', ['Hans Emde'], { common: ['Hans'] })).to.deep.equal(['Emde']);
+    // A given name that is also a common word by the lists ("Will", "Mark") or no given name: no spread.
+    expect(mentions('Will London agree? London said no.', ['Will London'], { common: ['Will'] })).to.deep.equal([]);
+    expect(mentions('Supplier London approved it. London agreed.', ['Supplier London'], { common: ['Supplier'] })).to.deep.equal([]);
+  });
+
   it('looks for a lone name the tagger is sure of, in sum, where the detector kept it', () => {
     // "sagte Lippelt": one sure reading; found again opening a sentence, where nothing marks it.
     expect(mentions('Das sei falsch, sagte Lippelt dem Magazin. Lippelt betonte, er bleibe.', ['Lippelt'])).to.deep.equal(['Lippelt']);
