@@ -144,6 +144,32 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(mentions('Supplier London approved it. London agreed.', ['Supplier London'], { common: ['Supplier'] })).to.deep.equal([]);
   });
 
+  it('looks again for a listed surname that stands "with" a person the tagger is sure of, in each language', () => {
+    // The surname read at 3 only (under the 10 a listed one needs in sum); its partner at 60.
+    const withPartner = (text: string, name: string, partner: string, partnerMargin = 60): string[] => {
+      const first = person(text, name, 3);
+      const other = person(text, partner, partnerMargin);
+      const candidates: Candidate[] = [{ type: 'PERSON', start: first.start, end: first.end, rank: RANK_FORMAT }];
+      addLaterMentions(text, candidates, [first, other].sort((a, b) => a.start - b.start), [], () => false);
+      return candidates.slice(1).map((c) => text.slice(c.start, c.end));
+    };
+    const cases: [string, string, string, string][] = [
+      ['en', 'Yesterday I saw Jones with Wiśniewski; Jones called back later.', 'Jones', 'Wiśniewski'],
+      ['de', 'Gestern hat Scholz mit Wiśniewski telefoniert; Scholz rief später zurück.', 'Scholz', 'Wiśniewski'],
+      ['fr', 'Hier j\'ai vu Dupont avec Wiśniewski; Dupont est reparti.', 'Dupont', 'Wiśniewski'],
+      ['es', 'Ayer vi a Fernández con Wiśniewski; Fernández volvió tarde.', 'Fernández', 'Wiśniewski'],
+      ['it', 'Ieri ho visto Moretti con Wiśniewski; Moretti è tornato.', 'Moretti', 'Wiśniewski'],
+      ['nl', 'Gisteren sprak Janssen met Wiśniewski; Janssen belde terug.', 'Janssen', 'Wiśniewski'],
+      ['pl', 'Wczoraj Nowak z Wiśniewskim byli w biurze; Nowak wrócił później.', 'Nowak', 'Wiśniewskim'],
+    ];
+    for (const [lang, text, name, partner] of cases) expect(withPartner(text, name, partner), lang).to.deep.equal([name]);
+    // The partner before: "Wiśniewski mit Scholz".
+    expect(withPartner('Gestern kam Wiśniewski mit Scholz; Scholz rief später zurück.', 'Scholz', 'Wiśniewski')).to.deep.equal(['Scholz']);
+    // Beside an unsure partner, or a surname the lists do not know: no spread.
+    expect(withPartner('Gestern hat Scholz mit Wiśniewski telefoniert; Scholz rief später zurück.', 'Scholz', 'Wiśniewski', 5)).to.deep.equal([]);
+    expect(withPartner('Gestern hat Cuntz mit Wiśniewski telefoniert; Cuntz rief später zurück.', 'Cuntz', 'Wiśniewski')).to.deep.equal([]);
+  });
+
   it('looks for a lone name the tagger is sure of, in sum, where the detector kept it', () => {
     // "sagte Lippelt": one sure reading; found again opening a sentence, where nothing marks it.
     expect(mentions('Das sei falsch, sagte Lippelt dem Magazin. Lippelt betonte, er bleibe.', ['Lippelt'])).to.deep.equal(['Lippelt']);
