@@ -3,7 +3,7 @@ import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
 import { surnamesMentioned } from './names/later-mentions.js';
 import { addOpeningNames } from './names/opening-names.js';
-import { markedWords, mayBeMarked, withoutMarked } from './names/marked-names.js';
+import { markedWords, mayFollowOrBeMarked, withoutMarked } from './names/marked-names.js';
 import { addTaggedNames } from './names/tagged-names.js';
 import type { Finding } from './pii-types.js';
 import type { Candidate } from './recognizer.js';
@@ -23,7 +23,7 @@ const SPACE_LIKE_RE = /[\u00a0\u2007\u2009\u202f]/g;
  */
 export function detect(original: string, knownSurnames?: ReadonlySet<string>): Finding[] {
   const s = scan(original, knownSurnames);
-  const marked = s.candidates.some((c) => mayBeMarked(s.text, c)) ? markedWords(s.text) : NONE;
+  const marked = s.candidates.some((c) => mayFollowOrBeMarked(s.text, c)) ? markedWords(s.text) : NONE;
   return s.settle(s.candidates, marked);
 }
 
@@ -100,7 +100,7 @@ export function detectAll(texts: readonly string[]): Finding[][] {
   });
   // A word any text marks as a firm or a work ("le groupe Renault") is no lone person in any of them.
   let marked = NONE;
-  if (readings.some((cs, i) => cs.some((c) => mayBeMarked((first[i] as ReturnType<typeof scan>).text, c)))) {
+  if (readings.some((cs, i) => cs.some((c) => mayFollowOrBeMarked((first[i] as ReturnType<typeof scan>).text, c)))) {
     const union = new Set<string>();
     for (const r of first) for (const w of markedWords(r.text)) union.add(w);
     marked = union;

@@ -1,4 +1,4 @@
-import { LETTER_CLASS, SMALL_CLASS, UPPER_CLASS } from '../latin-letters.js';
+import { LETTER_CLASS, LETTERS, SMALL_CLASS, UPPER_CLASS } from '../latin-letters.js';
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET } from '../recognizers/person-words.js';
 import { bothInitialCases, wordAlternation } from '../word-alternation.js';
@@ -84,8 +84,35 @@ export function mayBeMarked(text: string, c: Candidate): boolean {
   return c.type === 'PERSON' && c.rank <= RANK_FORMAT && !GIVEN_NAME_SET.has(firstWord(text.slice(c.start, c.end)));
 }
 
-/** `candidates` without the PERSON ones (mayBeMarked) whose first word `marked` holds ("Renault", "Renault Clio"). */
+/** The capitalised word right before a position, one space or tab apart. */
+const MARKED_BEFORE_RE = new RegExp(`(?:^|[^${LETTERS}])(${WORD})[ \\t]$`);
+
+/**
+ * Whether a rule's or the tagger's PERSON candidate follows a marked word right after it: a firm's model or brand
+ * ("La Renault Clio", "Barilla Integrale"), however the tagger split it, and whatever the name lists say of the
+ * word ("Clio" is also a given name).
+ */
+function afterMarked(text: string, c: Candidate, marked: ReadonlySet<string>): boolean {
+  const before = capitalisedBefore(text, c);
+  return before !== undefined && marked.has(before);
+}
+
+/** The capitalised word right before a rule's or the tagger's PERSON candidate, if any. */
+function capitalisedBefore(text: string, c: Candidate): string | undefined {
+  if (c.type !== 'PERSON' || c.rank > RANK_FORMAT) return undefined;
+  return MARKED_BEFORE_RE.exec(text.slice(Math.max(0, c.start - 40), c.start))?.[1];
+}
+
+/** Whether a candidate could be dropped by a marked word: it may be the firm or work, or follow its name. */
+export function mayFollowOrBeMarked(text: string, c: Candidate): boolean {
+  return mayBeMarked(text, c) || capitalisedBefore(text, c) !== undefined;
+}
+
+/**
+ * `candidates` without the PERSON ones (mayBeMarked) whose first word `marked` holds ("Renault", "Renault Clio"),
+ * nor those right after such a word (afterMarked: "Clio" where the tagger read "Renault" apart).
+ */
 export function withoutMarked(text: string, candidates: readonly Candidate[], marked: ReadonlySet<string>): Candidate[] {
   if (marked.size === 0) return candidates.slice();
-  return candidates.filter((c) => !(mayBeMarked(text, c) && marked.has(firstWord(text.slice(c.start, c.end)))));
+  return candidates.filter((c) => !(mayBeMarked(text, c) && marked.has(firstWord(text.slice(c.start, c.end)))) && !afterMarked(text, c, marked));
 }

@@ -21,6 +21,7 @@ import { inProductTokens, isContraction, isDateWords, isIdentifierWord, namesSof
 import { margins } from './detector-margins.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
+import { speechCuedNames } from './speech-cued-names.js';
 import { declaresType, onCodeLine, typeNamesIn } from './type-names.js';
 import type { TaggedSpan } from './name-tagger.js';
 
@@ -259,6 +260,11 @@ export function addTaggedNames(
   const mentionVetoes = [...others.filter((s) => s.words > 1 || s.firstConfidence >= margins.mentionVeto), ...opened.filter((s) => !others.includes(s)), ...reopened].sort(
     (a, b) => a.start - b.start,
   );
+  // "sagte Lippelt" where the tagger read nothing: a speaker, as sure as a cued one (speech-cued-names.ts).
+  for (const c of speechCuedNames(text, tagged, candidates, commonWord)) {
+    candidates.push(c);
+    cued.add(c);
+  }
   const surnames = addLaterMentions(text, candidates, tagged, mentionVetoes, commonWord, knownSurnames, undefined, cued);
   return {
     surnames,

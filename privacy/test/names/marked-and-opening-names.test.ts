@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { detect, detectAll } from '../../src/index.js';
-import { markedWords } from '../../src/names/marked-names.js';
+import { markedWords, withoutMarked } from '../../src/names/marked-names.js';
+import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
 
 // The rules marked-names.ts and opening-names.ts add, and the look-alikes they must leave as they were.
 const persons = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -22,6 +23,28 @@ describe('privacy: firms and works named after people; names opening a sentence'
       [],
     ]);
     expect(persons('In the film Spielberg shows the war. Spielberg said so.')).to.deep.equal(['Spielberg', 'Spielberg']);
+  });
+
+  it('drops a model or brand right after a marked firm, however the tagger split it, in each language', () => {
+    // The tagger of one draw reads "Renault" as a firm and "Clio" (a given name too) as a person apart.
+    const kept = (text: string, word: string): string[] => {
+      const start = text.lastIndexOf(word);
+      const c: Candidate = { type: 'PERSON', start, end: start + word.length, rank: RANK_FORMAT };
+      return withoutMarked(text, [c], markedWords(text)).map((k) => text.slice(k.start, k.end));
+    };
+    const cases: [string, string, string][] = [
+      ['en', 'Ford Motor Company builds it; the Ford Mustang sells.', 'Mustang'],
+      ['de', 'Die Opel AG baut ihn; der Opel Corsa verkauft sich.', 'Corsa'],
+      ['fr', 'La Renault Clio se vend bien; le groupe Renault recrute.', 'Clio'],
+      ['es', 'La empresa Seat crece; el Seat Ibiza se vende.', 'Ibiza'],
+      ['it', 'La Barilla S.p.A. cresce; la Barilla Integrale piace.', 'Integrale'],
+      ['nl', 'Het concern Philips groeit; de Philips Hue verkoopt.', 'Hue'],
+      ['pl', 'Koncern Fiat rośnie; Fiat Panda się sprzedaje.', 'Panda'],
+    ];
+    for (const [lang, text, model] of cases) expect(kept(text, model), lang).to.deep.equal([]);
+    // Across a sentence's end, or after a word no text marks, the person stays.
+    expect(kept('Le groupe Renault recrute. Clio est partie.', 'Clio')).to.deep.equal(['Clio']);
+    expect(kept('Le groupe Renault recrute. Hier Dupont est parti.', 'Dupont')).to.deep.equal(['Dupont']);
   });
 
   it('finds a given name and a surname opening a sentence before a verb', () => {
