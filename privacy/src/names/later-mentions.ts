@@ -1,5 +1,5 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
-import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, STOP_WORDS, TITLE_SET } from '../recognizers/person-words.js';
+import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, STOP_WORDS, TITLE_SET, WITH_WORDS } from '../recognizers/person-words.js';
 import { margins } from './detector-margins.js';
 import type { TaggedSpan } from './name-tagger.js';
 import { lastStartingBy } from './span-search.js';
@@ -98,9 +98,9 @@ function surnamesOf(
   return out;
 }
 
-/** "With" between two people, in the seven languages: one meets, calls or works with someone. */
-const WITH_AFTER = /^[ \t]+(?:with|mit|avec|con|met|z|ze)[ \t]+/u;
-const WITH_BEFORE = /[ \t]+(?:with|mit|avec|con|met|z|ze)[ \t]+$/u;
+/** "With" between two people (WITH_WORDS), after and before a name. */
+const WITH_AFTER = new RegExp(`^[ \\t]+(?:${WITH_WORDS})[ \\t]+`, 'u');
+const WITH_BEFORE = new RegExp(`[ \\t]+(?:${WITH_WORDS})[ \\t]+$`, 'u');
 
 /**
  * Whether a lone surname the lists know stands "with" a person the tagger is sure of ("Gestern hat Scholz mit

@@ -15,6 +15,7 @@ import {
   STOP_WORDS,
   SURNAME_SET,
   TITLE_SET,
+  WITH_WORDS,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import { inProductTokens, isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
@@ -423,11 +424,10 @@ function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], p
 }
 
 /**
- * "With" between two people, in the seven languages ("Scholz mit Wiśniewski"): one meets, calls or works with
- * someone. Not a list's comma or "and": a list also runs on from a noun the surname lists hold ("Rundfahrt der
- * Frauen, Nicole Cooke") or names a firm ("Jones, Smith and Davis").
+ * "With" alone between the two (WITH_WORDS). Not a list's comma or "and": a list also runs on from a noun the
+ * surname lists hold ("Rundfahrt der Frauen, Nicole Cooke") or names a firm ("Jones, Smith and Davis").
  */
-const WITH_GAP_RE = /^[ \t]+(?:with|mit|avec|con|met|z|ze)[ \t]+$/u;
+const WITH_GAP_RE = new RegExp(`^[ \\t]+(?:${WITH_WORDS})[ \\t]+$`, 'u');
 
 /** Articles: a listed surname after one is a noun ("ein Treffen der Frauen mit Anna Weber"). */
 const ARTICLES: ReadonlySet<string> = new Set(

@@ -182,6 +182,12 @@ export const NAME_CUES = [
 ];
 
 /**
+ * "With" between two people, in the seven languages ("Scholz mit Wiśniewski"): one meets, calls or works with
+ * someone. A regular-expression alternation.
+ */
+export const WITH_WORDS = 'with|mit|avec|con|met|z|ze';
+
+/**
  * Verbs of saying and thinking, third person, and the one-word "according to"s, in the seven languages: a
  * capitalised word right before or after one is a speaker ("Yeltsin said", "erklärte Götschow", "zegt Durant",
  * "aldus Verhaegen", "laut Eppenstein", "dijo Etxeberria", "powiedział Nowak"). Only simple forms: a compound's
