@@ -4,29 +4,13 @@ import type { TaggedSpan } from '../../src/names/name-tagger.js';
 import { personGoesOn } from '../../src/names/name-detector.js';
 import { addOpeningNames } from '../../src/names/opening-names.js';
 import { addTaggedNames } from '../../src/names/tagged-names.js';
+import { span } from './hand-spans.js';
 
 // The rules that hold a name whatever the training draw gave the tagger's margins, on spans written by hand: a
 // given name and the surname after it opening a sentence, read through the tagger's reading of the pair (the
 // `goesOn` margin) where it tagged nothing; "according to" and a known surname the tagger reads as a place
 // unsurely; a known given name opening a span the tagger is unsure of the kind of; a known surname "with" a sure
 // person.
-function span(text: string, value: string, kind: TaggedSpan['kind'], margin: number, extra: Partial<TaggedSpan> = {}): TaggedSpan {
-  const start = text.indexOf(value);
-  const second = value.indexOf(' ');
-  return {
-    kind,
-    start,
-    end: start + value.length,
-    words: value.split(' ').length,
-    firstConfidence: margin,
-    restConfidence: second === -1 ? Infinity : margin,
-    secondStart: second === -1 ? -1 : start + second + 1,
-    opensSentence: start === 0,
-    firstCommon: false,
-    commonWords: 0,
-    ...extra,
-  };
-}
 
 /** What addOpeningNames adds, the tagger having read `spans`, the lexicon knowing `common`, the pair read at `goesOn`. */
 function opening(text: string, spans: TaggedSpan[] = [], goesOn = -Infinity, common: readonly string[] = []): string[] {

@@ -2,26 +2,10 @@ import { expect } from 'chai';
 import { RANK_CONTEXT, RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
 import type { TaggedSpan } from '../../src/names/name-tagger.js';
 import { addTaggedNames } from '../../src/names/tagged-names.js';
+import { span } from './hand-spans.js';
 
 // The rules that decide which of the tagger's spans become PERSON candidates and which list matches its places
 // and organisations overrule, on spans written by hand (the margins as the tagger would give them).
-function span(text: string, value: string, kind: TaggedSpan['kind'], margin: number, extra: Partial<TaggedSpan> = {}): TaggedSpan {
-  const start = text.indexOf(value);
-  const second = value.indexOf(' ');
-  return {
-    kind,
-    start,
-    end: start + value.length,
-    words: value.split(' ').length,
-    firstConfidence: margin,
-    restConfidence: second === -1 ? Infinity : margin,
-    secondStart: second === -1 ? -1 : start + second + 1,
-    opensSentence: start === 0,
-    firstCommon: false,
-    commonWords: 0,
-    ...extra,
-  };
-}
 
 function people(text: string, spans: TaggedSpan[], listed: Candidate[] = [], common: readonly string[] = []): string[] {
   const candidates = [...listed];

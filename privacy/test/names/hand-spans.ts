@@ -1,0 +1,20 @@
+import type { TaggedSpan } from '../../src/names/name-tagger.js';
+
+/** A tagger span written by hand: `value`'s first place in `text`, with the margin the tagger would give it. */
+export function span(text: string, value: string, kind: TaggedSpan['kind'], margin: number, extra: Partial<TaggedSpan> = {}): TaggedSpan {
+  const start = text.indexOf(value);
+  const second = value.indexOf(' ');
+  return {
+    kind,
+    start,
+    end: start + value.length,
+    words: value.split(' ').length,
+    firstConfidence: margin,
+    restConfidence: second === -1 ? Infinity : margin,
+    secondStart: second === -1 ? -1 : start + second + 1,
+    opensSentence: start === 0,
+    firstCommon: false,
+    commonWords: 0,
+    ...extra,
+  };
+}
