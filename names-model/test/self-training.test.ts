@@ -103,7 +103,9 @@ describe('names-model: self-training labels from the shipped model (fixture nove
     const unlabelled = { ...eltec, id: 'fixture-novels', language: 'de', repository, commit: '0'.repeat(40), excluded: [], files };
     writeFileSync(join(dir, 'clusters.json'), JSON.stringify({ ...clusters, languages: ['de'], sources: [unlabelled], clusters: {} }));
     const self = real.sources.find((s) => s.id === 'eltec-self') as CorpusSource;
-    const labelledBy = { ...self.labelledBy, novels: { de: 'fixture-novels' }, sampling };
+    // Labelled by the model shipped now (the manifest's record), whichever one labelled the real eltec-self files.
+    const shipped = { model: real.model.file, sha256: real.model.sha256, sources: real.model.sources, clusterSources: real.model.clusterSources ?? [] };
+    const labelledBy = { ...self.labelledBy, ...shipped, novels: { de: 'fixture-novels' }, sampling };
     const file = { ...(self.files[1] as CorpusSource['files'][number]), local: 'self/fixture-de.tsv', repository, commit: '0'.repeat(40), language: 'de' };
     const manifestFile = join(dir, 'manifest.json');
     writeFileSync(manifestFile, JSON.stringify({ ...real, unlabelledClusters: 'clusters.json', sources: [{ ...self, labelledBy, files: [file] }] }));
