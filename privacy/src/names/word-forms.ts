@@ -5,14 +5,17 @@ import { nearbyBounds } from './agent-text-words.js';
 // A capitalised noun that the same text also writes as a part of longer words, at the head or the tail of
 // compounds ("Benutzer" beside "Benutzername", "Benutzerkennung", "Benutzerdatenbank"; "Scanner" beside
 // "Flachbettscanner", "Scannertyp"): German and Dutch man pages build their nouns so, and such a word alone is
-// the noun. A surname declines ("Kowalskiego", "Stallmana", "Müllers") but is seldom the start of two other words
-// whose rest is a word of three letters or more, nor the end of one. Only for words the name lists do not know
-// (the caller's check): "Koch" beside "Kochbuch" stays a name. Set on the dev part of the agent-text set.
+// the noun. A surname declines ("Kowalskiego", "Kowalskiemu", "Stallmana", "Müllers"), with endings that open on
+// a vowel or are shorter than three letters, but is seldom the start of two words whose rest opens on a
+// consonant, nor the end of one. Only for words the name lists do not know (the caller's check): "Koch" beside
+// "Kochbuch" stays a name. Set on the dev part of the agent-text set.
 
 const LETTER = /\p{L}/u;
 const LOWER = /\p{Ll}/u;
-/** What a compound adds before or after the word: three letters or more, so no declension ending ("-ego", "-s", "-em"). */
+/** What a compound adds before or after the word: three letters or more ("-s", "-em" are endings). */
 const MIN_PART = 3;
+/** A declension ending opens on a vowel ("-ego", "-owi", "-emu", "-ami", "-en"); a compound's rest seldom does. */
+const VOWEL = /[aeiouyąęóäöüéèàìòùáíú]/u;
 /** Two different compounds: one may be a surname's derived form ("Nowakowski" beside "Nowak"). */
 const MIN_COMPOUNDS = 2;
 
@@ -26,7 +29,7 @@ export function partOfCompounds(text: string, word: string, at: number): boolean
   for (let i = text.indexOf(word, from); i !== -1 && i + word.length <= to; i = text.indexOf(word, i + 1)) {
     if (i > 0 && LETTER.test(text.charAt(i - 1))) continue;
     const rest = lowerRun(text, i + word.length);
-    if (rest >= MIN_PART) seen.add(text.slice(i, i + word.length + rest));
+    if (rest >= MIN_PART && !VOWEL.test(text.charAt(i + word.length))) seen.add(text.slice(i, i + word.length + rest));
     if (seen.size >= MIN_COMPOUNDS) return true;
   }
   // The tail of one: lower-case letters, then the word in lower case ("Flachbett|scanner").
