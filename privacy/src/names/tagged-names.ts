@@ -315,9 +315,10 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
  * page's header line, a user-agent string's words, a Rust or C++ path, a product before a word for software, a
- * contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
- * not know ("Fichero" opening a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text
- * set.
+ * contraction, an identifier alone or in a span, a word the text uses as code or a tool's name opening unknown
+ * words (code-words.ts), a noun written in compounds or a declined form of a word written alone (word-forms.ts),
+ * or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening a man
+ * page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
  */
 function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean, people: readonly TaggedSpan[]): boolean {
   if (isDateWords(text, start, end) || onManPageHeader(text, start) || inProductTokens(text, start)) return true;
@@ -330,7 +331,7 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
   const word = words[0] as string;
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
   if (isIdentifierWord(word) || usedAsCode(text, word, start)) return true;
-  // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", compound-words.ts).
+  // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
   const known = knownName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
