@@ -336,6 +336,9 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
   if (!known && partOfCompounds(text, word, start)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
   if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
+  // A word no list knows opening a table's cell and a phrase in lower case: the cell's description ("│ Guión o
+  // programa de generación", "| Fichero de datos"); a name in a table stands alone or with its other names.
+  if (!known && opensTableCell(text, start) && LOWER_WORD_AFTER.test(text.slice(end, end + 4))) return true;
   if (!writtenLowerCase(text, word, start)) return false;
   if (!known) return true;
   // A known name that is also a common word, opening a sentence before a word in lower case, or a table's cell

@@ -126,4 +126,9 @@ describe('privacy: what agent text makes look like a name', () => {
       '       .mm          │ Fuentes para groff(1) en formato mm\n       .mod         │ Fuentes Modula-2 para módulos\n       .bdf         │ Fichero de fuentes X\n';
     expect(people(table)).to.deep.equal([]);
   });
+
+  it("finds no person in a word no list knows opening a table's cell before a phrase in lower case", () => {
+    const table = '       .cgi         │ Guión o programa de generación de contenido\n       .tk          │ Guión tcl/tk\n';
+    expect(people(table)).to.deep.equal([]);
+  });
 });
