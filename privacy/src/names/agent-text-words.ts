@@ -71,8 +71,15 @@ const memo = new Map<string, boolean>();
 
 /** The block of `text` around `at` that writtenLowerCase reads: for other rules that look near a word. */
 export function nearby(text: string, at: number): string {
+  const [from, to] = nearbyBounds(text, at);
+  return from === 0 && to === text.length ? text : text.slice(from, to);
+}
+
+/** Where that block starts and ends: the same for every `at` in one block, so it can key a memo. */
+export function nearbyBounds(text: string, at: number): readonly [number, number] {
+  if (text.length <= 3 * BLOCK) return [0, text.length];
   const block = Math.floor(at / BLOCK);
-  return text.length <= 3 * BLOCK ? text : text.slice(Math.max(0, (block - 1) * BLOCK), (block + 2) * BLOCK);
+  return [Math.max(0, (block - 1) * BLOCK), Math.min(text.length, (block + 2) * BLOCK)];
 }
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
@@ -95,6 +102,14 @@ function findLowerCase(text: string, word: string, from: number, to: number): bo
     if (after === '.' && !LETTER_OR_DIGIT.test(text.charAt(end + 1))) return true;
   }
   return false;
+}
+
+/** A table's column rule, then blanks: a cell's start ("│ Fuentes para groff(1)", "| Fichero |"). */
+const CELL_BEFORE = /[│┃|][ \t]*$/u;
+
+/** Whether `at` opens a cell of a table drawn with box rules or pipes. */
+export function opensTableCell(text: string, at: number): boolean {
+  return CELL_BEFORE.test(text.slice(Math.max(0, at - 16), at));
 }
 
 /**

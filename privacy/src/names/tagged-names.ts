@@ -18,7 +18,18 @@ import {
   WITH_WORDS,
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
-import { inProductTokens, isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
+import {
+  inProductTokens,
+  isDateWords,
+  isIdentifierWord,
+  namesSoftware,
+  nearby,
+  onManPageHeader,
+  opensTableCell,
+  writtenLowerCase,
+} from './agent-text-words.js';
+import { usedAsCode } from './code-words.js';
+import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
@@ -233,7 +244,7 @@ export function addTaggedNames(
     const from = personStart(text, s, people, k);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
-    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence)) continue;
+    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence, people)) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
@@ -254,6 +265,7 @@ export function addTaggedNames(
   for (const c of candidates) {
     if (c.type !== 'PERSON' || own.has(c)) candidates[kept++] = c;
     else if (splitsTaggedName(text, c, mine)) continue;
+    else if (c.rank <= RANK_FORMAT && listWordLookalike(text, c)) continue;
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
@@ -303,25 +315,53 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
  * page's header line, a user-agent string's words, a Rust or C++ path, a product before a word for software, a
- * contraction, an identifier alone, or a word alone that the same text writes in lower case and the name lists do
- * not know ("Fichero" opening a man page's table cells, beside "el fichero"). Set on the dev part of the agent-text
- * set.
+ * contraction, an identifier alone or in a span, a word the text uses as code or a tool's name opening unknown
+ * words (code-words.ts), a noun written in compounds or a declined form of a word written alone (word-forms.ts),
+ * or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening a man
+ * page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
  */
-function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean): boolean {
+function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean, people: readonly TaggedSpan[]): boolean {
   if (isDateWords(text, start, end) || onManPageHeader(text, start) || inProductTokens(text, start)) return true;
   // A path in Rust or C++ ("sync::Arc", "std::string"); PHP's "Monolog\Logger" has its backslash in CODE_BEFORE.
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
   const words = text.slice(start, end).split(/\s+/);
-  // Camel case alone is an identifier; inside a longer name it is a surname's ("Scott DesJarlais").
-  if (words.length > 1) return words.some(isContraction) || commonWordOpens(text, start, words);
+  // An identifier inside a longer span is a product's ("Novell NetWare"); a name's camel case has a prefix the
+  // identifier rule knows ("Scott DesJarlais", "Ronald McNair").
+  if (words.length > 1) return words.some(isIdentifierWord) || commonWordOpens(text, start, words) || toolOpens(text, start, words);
   const word = words[0] as string;
-  if (isIdentifierWord(word)) return true;
+  // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
+  if (isIdentifierWord(word) || usedAsCode(text, word, start)) return true;
+  // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
+  const known = knownName(word);
+  if (!known && partOfCompounds(text, word, start)) return true;
+  // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
+  if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
+  // A word no list knows opening a table's cell and a phrase in lower case: the cell's description ("│ Guión o
+  // programa de generación", "| Fichero de datos"); a name in a table stands alone or with its other names.
+  if (!known && opensTableCell(text, start) && LOWER_WORD_AFTER.test(text.slice(end, end + 4))) return true;
   if (!writtenLowerCase(text, word, start)) return false;
-  if (!knownName(word)) return true;
-  // A known name that is also a common word, opening a sentence before a word in lower case, in a text that
-  // writes it in lower case too, is the common word ("Esta página …" beside "esta"), unless a verb of saying or
-  // a role marks a person ("Rosa dijo", personCue).
-  return opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4)) && !personCue(text, start, end);
+  if (!known) return true;
+  // A known name that is also a common word, opening a sentence before a word in lower case, or a table's cell
+  // ("│ Fuentes para groff(1)"), in a text that writes it in lower case too, is the common word ("Esta página …"
+  // beside "esta"), unless a verb of saying or a role marks a person ("Rosa dijo", personCue).
+  return ((opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4))) || opensTableCell(text, start)) && !personCue(text, start, end);
+}
+
+/** Whether `at` lies in one of `spans` (sorted by start). */
+function inSpan(spans: readonly TaggedSpan[], at: number): boolean {
+  const s = spans[lastStartingBy(spans, at)];
+  return s !== undefined && at < s.end;
+}
+
+/**
+ * Whether a list's lone name is what agent text makes look like one: a word the text uses as code ("Darwin"
+ * beside "#[cfg(not(darwin))]"), or a common word opening a table's cell ("│ Fuentes para groff(1)" beside "de
+ * fuentes"). Narrower than agentTextLookalike: a list match is no tagger's guess.
+ */
+function listWordLookalike(text: string, c: Candidate): boolean {
+  const word = text.slice(c.start, c.end);
+  if (word.includes(' ')) return false;
+  return usedAsCode(text, word, c.start) || (opensTableCell(text, c.start) && writtenLowerCase(text, word, c.start));
 }
 
 const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
@@ -337,6 +377,13 @@ function commonWordOpens(text: string, start: number, words: readonly string[]):
   const given = (w: string): boolean => knownName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
   if (PARTICLES.includes(first.toLowerCase()) || TITLE_SET.has(first.replace(/\.$/, '')) || words.some(given)) return false;
   return writtenLowerCase(text, first, start);
+}
+
+/**
+ * A tool's name opening words no name list knows: "Tar Handleiding", "GNU Tar Manual" beside "tar -x" (code-words.ts).
+ */
+function toolOpens(text: string, start: number, words: readonly string[]): boolean {
+  return !words.slice(1).some(knownName) && usedAsCode(text, words[0] as string, start);
 }
 
 /**

@@ -83,4 +83,52 @@ describe('privacy: what agent text makes look like a name', () => {
     // A given name that is also a common word keeps a name it opens: "mark" elsewhere does not undo "Mark Nudelman".
     expect(people('Press m to mark the line.\n\nAUTOR\n       Mark Nudelman\n')).to.deep.equal(['Mark Nudelman']);
   });
+
+  // The kinds below are the agent-text set's dev part's (test/fixtures/agent-text), in texts written here.
+  it('finds no person in a word the text uses as code, known name or not, and still the people beside it', () => {
+    const java =
+      'import com.fasterxml.jackson.core.JsonFactory;\nimport com.google.gson.Gson;\n\n/**\n * Measure Gson and Jackson parsing and binding performance.\n *\n * @author Inder Singh\n */\n';
+    expect(people(java)).to.deep.equal(['Inder Singh']);
+    const php = 'diff --git a/src/Monolog/Logger.php b/src/Monolog/Logger.php\n@@ -332,7 +332,7 @@ class Logger implements LoggerInterface\n';
+    expect(people(php)).to.deep.equal([]);
+    const go = 'func TestCompletionCobraFlags(t *testing.T) {\n\t// Test that when DisableFlagParsing==false, Cobra completes the flags itself\n}\n';
+    expect(people(go)).to.deep.equal([]);
+    const rust = 'Author: Andrew Gallant <jamslam@gmail.com>\n\n    Disable the test on darwin.\n\n+// TODO(burntsushi): Darwin doesn\'t like this test.\n+#[cfg(not(darwin))]\n';
+    expect(people(rust)).to.deep.equal(['Andrew Gallant']);
+    const trace = '\t\t\t\tLocation:     GoMod,\n\t\t\t},\n\t}\n\tgot[0].Location = GoMod\n';
+    expect(people(trace)).to.deep.equal([]);
+    // A handle that joins the person's names is no code: the name stays, on both lines ("Ben" alone in the second).
+    const ben = people('Author: French Ben <FrenchBen@users.noreply.github.com>\n\n+// Copyright 2016 French Ben. All rights reserved.\n');
+    expect(ben).to.have.length(2);
+    expect(ben[0]).to.equal('French Ben');
+    expect(ben[1]).to.contain('Ben');
+  });
+
+  it("finds no person in a tool's name, a command's or a product's, in a man page", () => {
+    const tar =
+      'SYNOPSIS\n       tar -x [-f ARCHIV] [OPTIONEN]\n\n       Sparse-Formaten finden Sie im GNU Tar Manual, Anhang D.\n       Der Exit-Code von Tar zeigt an, ob es die Archive verarbeiten konnte.\n';
+    expect(people(tar)).to.deep.equal([]);
+    expect(people('       ncpfs  is a network filesystem that supports the NCP protocol, used\n              by Novell NetWare.  It was removed from the kernel.\n')).to.deep.equal([]);
+    expect(people('The senator, Scott DesJarlais, spoke.')).to.deep.equal(['Scott DesJarlais']);
+  });
+
+  it('finds no person in a noun the text writes in compounds, nor in a declined form of a word it writes alone', () => {
+    const de =
+      '       --same-owner\n              entpackt Dateien mit dem aufrufenden Benutzer als Besitzer (Voreinstellung für\n              den Systemverwalter). Die UID (Benutzerkennung) des Besitzers oder ein Benutzername.\n';
+    expect(people(de)).to.deep.equal([]);
+    expect(people('Pakiet został przygotowany dla Debiana przez zespół Debian.')).to.deep.equal([]);
+    // A declined surname beside the full name the tagger found stays a name.
+    expect(people('Autorzy: Richard Stallman i Jim Meyering. Poprawki Jima Meyeringa.')).to.include('Jima Meyeringa');
+  });
+
+  it("finds no person in a known name opening a table's cell beside its lower-case form", () => {
+    const table =
+      '       .mm          │ Fuentes para groff(1) en formato mm\n       .mod         │ Fuentes Modula-2 para módulos\n       .bdf         │ Fichero de fuentes X\n';
+    expect(people(table)).to.deep.equal([]);
+  });
+
+  it("finds no person in a word no list knows opening a table's cell before a phrase in lower case", () => {
+    const table = '       .cgi         │ Guión o programa de generación de contenido\n       .tk          │ Guión tcl/tk\n';
+    expect(people(table)).to.deep.equal([]);
+  });
 });

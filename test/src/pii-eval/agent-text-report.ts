@@ -35,7 +35,10 @@ interface ModelOutcome {
 
 const key = (part: AgentTextPart, row: string): string => `${part}|${row}`;
 
-function scoreModel(docs: readonly AgentTextDoc[], showErrors: boolean): ModelOutcome {
+/** Which parts' errors to show in context: none, both, or the dev part alone. */
+type ErrorParts = 'none' | 'all' | 'dev';
+
+function scoreModel(docs: readonly AgentTextDoc[], showErrors: ErrorParts): ModelOutcome {
   const tallies = new Map<string, Tally>();
   const falseValues = new Map<AgentTextPart, Map<string, number>>(PARTS.map((p) => [p, new Map<string, number>()]));
   const errors: string[] = [];
@@ -57,7 +60,7 @@ function scoreModel(docs: readonly AgentTextDoc[], showErrors: boolean): ModelOu
     for (const e of [...falseFound.map((x) => ({ ...x, kind: 'fp' })), ...missed.map((x) => ({ ...x, kind: 'fn' }))]) {
       const value = doc.text.slice(e.start, e.end).replace(/\s+/g, ' ');
       if (e.kind === 'fp') values.set(`${rowOf(doc)}: ${value}`, (values.get(`${rowOf(doc)}: ${value}`) ?? 0) + 1);
-      if (!showErrors) continue;
+      if (showErrors === 'none' || (showErrors === 'dev' && doc.part !== 'dev')) continue;
       const before = doc.text.slice(Math.max(0, e.start - 40), e.start);
       const after = doc.text.slice(e.end, e.end + 30);
       errors.push(`  ${doc.part} ${e.kind === 'fp' ? 'false' : 'missed'} (${doc.id}): ${JSON.stringify(before)} [${value}] ${JSON.stringify(after)}`);
@@ -76,6 +79,8 @@ export interface AgentTextOptions {
   readonly models: readonly EvalModel[];
   readonly dir?: string;
   readonly showErrors?: boolean;
+  /** Errors in context of the dev part alone (the held-out part stays unread). */
+  readonly devErrors?: boolean;
   /** How many of the most frequent false PERSON strings to list per model and part. */
   readonly top?: number;
 }
@@ -87,7 +92,7 @@ export function evaluateAgentText(options: AgentTextOptions): string {
   const docs = loadAgentTextSet(dir);
   const outcomes = options.models.map((m) => {
     useNameModel(m.model);
-    return scoreModel(docs, options.showErrors === true);
+    return scoreModel(docs, options.showErrors === true ? 'all' : options.devErrors === true ? 'dev' : 'none');
   });
   const bytes = (part: AgentTextPart): number => docs.filter((d) => d.part === part).reduce((n, d) => n + Buffer.byteLength(d.text), 0);
   const lines = [

@@ -46,6 +46,8 @@ interface Options {
   langs: Language[];
   agentPrompts: number;
   showErrors: boolean;
+  /** --dev-errors: the agent-text errors in context, of the dev part alone (the part rules may be tuned on). */
+  devErrors: boolean;
   /** Where the name tagger's corpora are (--corpora, else NAMES_CORPORA_DIR); names-model/corpora is always read after. */
   corpora: string[];
   /** --names-manifest: the manifest whose held-out parts the real-text section scores (names-model/manifest.json). */
@@ -72,6 +74,7 @@ function parseArgs(args: readonly string[]): Options {
     langs: [...LANGUAGES],
     agentPrompts: 40,
     showErrors: false,
+    devErrors: false,
     corpora: process.env.NAMES_CORPORA_DIR === undefined || process.env.NAMES_CORPORA_DIR === '' ? [] : [process.env.NAMES_CORPORA_DIR],
     compareModels: process.env.NAMES_COMPARE_MODEL === undefined || process.env.NAMES_COMPARE_MODEL === '' ? [] : [process.env.NAMES_COMPARE_MODEL],
     only: 'all',
@@ -91,6 +94,7 @@ function parseArgs(args: readonly string[]): Options {
     else if (arg === '--lang') options.langs = parseLangs(next());
     else if (arg === '--agent-prompts') options.agentPrompts = Number(next());
     else if (arg === '--show-errors') options.showErrors = true;
+    else if (arg === '--dev-errors') options.devErrors = true;
     else if (arg === '--corpora') options.corpora = [next()];
     else if (arg === '--names-manifest') options.namesManifest = next();
     else if (arg === '--only') {
@@ -240,7 +244,7 @@ export async function runEval(args: readonly string[]): Promise<string> {
   const shipped = models[0] as EvalModel;
   if (options.only === 'agent-text') {
     try {
-      return evaluateAgentText({ models, showErrors: options.showErrors });
+      return evaluateAgentText({ models, showErrors: options.showErrors, devErrors: options.devErrors });
     } finally {
       useNameModel(shipped.model);
     }

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { usedAsCode } from '../../src/names/code-words.js';
+import { declinedFormOfWritten, partOfCompounds } from '../../src/names/word-forms.js';
+
+describe('privacy: words agent text uses as code, in compounds or declined', () => {
+  const code = (text: string, word: string): boolean => usedAsCode(text, word, text.indexOf(word));
+
+  it('reads a word inside an identifier as code, not inside a handle that joins a name', () => {
+    expect(code('// after Cobra tried\nfunc TestCompletionCobraFlags(t *testing.T)', 'Cobra')).to.equal(true);
+    expect(code('the Roslyn component: "DebugRoslynComponent"', 'Roslyn')).to.equal(true);
+    expect(code('the Buffer; const finalBuffer = 1', 'Buffer')).to.equal(true);
+    expect(code('the Jackson parser; jacksonType = x', 'Jackson')).to.equal(true);
+    expect(code('Copyright 2016 French Ben.\nAuthor: French Ben <FrenchBen@users.noreply.github.com>', 'French')).to.equal(false);
+    expect(code('French Ben, @FrenchBen, https://github.com/FrenchBen', 'French')).to.equal(false);
+  });
+
+  it('reads a member, a call, a file, a declaration or an assignment of the word as code', () => {
+    expect(code('class Logger implements LoggerInterface', 'Logger')).to.equal(true);
+    expect(code('the Logger; see src/Monolog/Logger.php', 'Logger')).to.equal(true);
+    expect(code('but Gson escapes; x = new Gson();', 'Gson')).to.equal(true);
+    expect(code('use Monolog\\Logger; the Logger', 'Logger')).to.equal(true);
+    expect(code('chunks: Buffer[] = []', 'Buffer')).to.equal(true);
+    expect(code('the GoMod kind\n\ts.Location = GoMod\n', 'GoMod')).to.equal(true);
+    expect(code('the GoMod kind\n\ts.Location := GoMod;', 'GoMod')).to.equal(true);
+    expect(code('Anna Kowalska wrote to Jackson about it.', 'Jackson')).to.equal(false);
+    expect(code('Ask Jackson. Then Jackson, and (Jackson) too.', 'Jackson')).to.equal(false);
+  });
+
+  it('reads the lower-case form in a package path, brackets, a command or a man reference as code, not in prose or an address', () => {
+    expect(code('Measure Gson and Jackson\nimport com.fasterxml.jackson.core.JsonFactory;', 'Jackson')).to.equal(true);
+    expect(code('after Cobra tried\nimport "github.com/spf13/cobra"', 'Cobra')).to.equal(true);
+    expect(code('Darwin does not like it\n#[cfg(not(darwin))]', 'Darwin')).to.equal(true);
+    expect(code('Die Ausgabe von Tar\n       tar -x [-f ARCHIV]', 'Tar')).to.equal(true);
+    expect(code('the exit code of Tar\n       tar --create', 'Tar')).to.equal(true);
+    expect(code('the exit code of Tar; see tar(1).', 'Tar')).to.equal(true);
+    expect(code('Darwin failed on darwin. Again on darwin, sadly', 'Darwin')).to.equal(false);
+    expect(code('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade')).to.equal(false);
+    expect(code('Steele & White: https://fmt.dev/papers/p372-steele.pdf', 'Steele')).to.equal(false);
+  });
+
+  it('finds a noun written at the head or the tail of two compounds, not a surname that declines', () => {
+    const tar = 'für normale Benutzer. UID (Benutzerkennung), ein Benutzername';
+    expect(partOfCompounds(tar, 'Benutzer', tar.indexOf('Benutzer'))).to.equal(true);
+    const scan = 'der Scanner; Flachbettscanner oder /dev/usbscanner0';
+    expect(partOfCompounds(scan, 'Scanner', scan.indexOf('Scanner'))).to.equal(true);
+    const one = 'für normale Benutzer, ein Benutzername';
+    expect(partOfCompounds(one, 'Benutzer', 0)).to.equal(false);
+    const pl = 'Wrzeszczyk, od Wrzeszczykiego, o Wrzeszczykiem, dla Wrzeszczykowi';
+    expect(partOfCompounds(pl, 'Wrzeszczyk', 0)).to.equal(false);
+  });
+
+  it('finds a declined form of a word written alone, not of a name the tagger found', () => {
+    const deb = 'Pakiet dla Debiana. Projekt Debian rozwija system.';
+    expect(declinedFormOfWritten(deb, 'Debiana', deb.indexOf('Debiana'), () => false)).to.equal(true);
+    const jim = 'Autorzy: Jim Meyering. Poprawki Meyeringa';
+    const person = { start: jim.indexOf('Jim'), end: jim.indexOf('Jim') + 'Jim Meyering'.length };
+    const inPerson = (at: number): boolean => at >= person.start && at < person.end;
+    expect(declinedFormOfWritten(jim, 'Meyeringa', jim.indexOf('Meyeringa'), inPerson)).to.equal(false);
+    expect(declinedFormOfWritten('Debiana i Debianem', 'Debiana', 0, () => false)).to.equal(false);
+  });
+});
