@@ -132,8 +132,10 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
-  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
-  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < margins.commonWord)) return -1;
+  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin. Opening a sentence it is the
+  // word ("Grace period …", "Will you …") where the model's lexicon writes it in lower case too; a word the
+  // dictionaries hold but the training text only capitalises ("Lula", "César", "Tommy") keeps the margin rule.
+  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && (confidence < margins.commonWord || (start === s.start && s.opensSentence && firstCommon))) return -1;
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < margins.commonWord) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).

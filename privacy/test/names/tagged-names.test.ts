@@ -239,6 +239,24 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(speaker, [], [at(speaker, 'Ella')], ['Ella'])).to.deep.equal(['Ella']);
   });
 
+  it('keeps a sure lone given name that is also a dictionary word opening a sentence, unless the training text writes it in lower case', () => {
+    // Each word is in COMMON_WORD_GIVEN_NAME_SET; the margin is the tagger's, the lexicon flag the model's.
+    const cases: Array<[string, string]> = [
+      ['Terry told the committee that he disagreed.', 'Terry'],
+      ['Bruno hat gestern das Spiel verloren.', 'Bruno'],
+      ['Albert a répondu à la lettre hier soir.', 'Albert'],
+      ['César llegó tarde a la reunión del consejo.', 'César'],
+      ['Lula cresceu e prosperou enquanto tudo dava certo.', 'Lula'],
+    ];
+    for (const [text, name] of cases) {
+      expect(people(text, [span(text, name, 'PER', 50)]), text).to.deep.equal([name]);
+      // The lexicon writes it in lower case ("Grace period", "Will you"): the word, however sure the tagger.
+      expect(people(text, [span(text, name, 'PER', 50, { firstCommon: true })]), text).to.deep.equal([]);
+      // Under the common-word margin it needs, as mid-sentence.
+      expect(people(text, [span(text, name, 'PER', 20)]), text).to.deep.equal([]);
+    }
+  });
+
   it('keeps a list match over two names the tagger split', () => {
     const text = 'Pourriez-vous demander à Fleur Richard de relire le projet ?';
     const whole: Candidate = { type: 'PERSON', start: text.indexOf('Fleur'), end: text.indexOf(' de relire'), rank: RANK_FORMAT };
