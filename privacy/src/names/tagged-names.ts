@@ -20,6 +20,7 @@ import {
 } from '../recognizers/person-words.js';
 import { inProductTokens, isContraction, isDateWords, isIdentifierWord, namesSoftware, nearby, onManPageHeader, writtenLowerCase } from './agent-text-words.js';
 import { margins } from './detector-margins.js';
+import { namesAPlace } from './place-named-after.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { speechCuedNames } from './speech-cued-names.js';
@@ -244,7 +245,7 @@ export function addTaggedNames(
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= margins.houseNumber;
-    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
+    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure) || namesAPlace(text, start, end)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
     candidates.push(c);
@@ -255,7 +256,7 @@ export function addTaggedNames(
   let kept = 0;
   for (const c of candidates) {
     if (c.type !== 'PERSON' || own.has(c)) candidates[kept++] = c;
-    else if (splitsTaggedName(text, c, mine)) continue;
+    else if (splitsTaggedName(text, c, mine) || namesAPlace(text, c.start, c.end)) continue;
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
   candidates.length = kept;
