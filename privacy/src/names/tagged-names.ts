@@ -396,9 +396,18 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
   // de") or an elided one follows ("Gabriele D' Annunzio"), where the tagger stopped short. Over two of the
   // tagger's names ("Fleur" "Richard") the list match is the whole name the tagger split.
   if (insideCount === 1 && inside !== undefined && c.rank <= RANK_FORMAT && (c.start < inside.start || inside.end < c.end)) {
-    return !PARTICLE_END.test(text.slice(inside.start, inside.end)) && !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end));
+    return !PARTICLE_END.test(text.slice(inside.start, inside.end)) && !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end)) && !givenNameGoesOn(text, inside, c);
   }
   return false;
+}
+
+/**
+ * The tagger read the list match's first word alone, a given name that is also a common word, and the list match
+ * goes on with known surnames only ("Maren" in "Beste Grüße,\nMaren Weight"): the list's full name stands.
+ */
+function givenNameGoesOn(text: string, inside: Candidate, c: Candidate): boolean {
+  if (inside.start !== c.start || !COMMON_WORD_GIVEN_NAME_SET.has(text.slice(inside.start, inside.end))) return false;
+  return text.slice(inside.end, c.end).trim().split(/\s+/).every((w) => SURNAME_SET.has(w));
 }
 
 /**

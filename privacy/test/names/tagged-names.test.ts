@@ -263,4 +263,13 @@ describe('privacy: which tagger spans become names', () => {
     const found = people(text, [span(text, 'Fleur', 'PER', 32, { opensSentence: false }), span(text, 'Richard', 'PER', 12, { opensSentence: false })], [whole]);
     expect(found).to.include('Fleur Richard');
   });
+
+  it('keeps a list match going on with known surnames after a common-word given name the tagger read alone', () => {
+    const text = 'Beste Grüße,\nMaren Weight\nSteuer-ID: 53916284';
+    const whole: Candidate = { type: 'PERSON', start: text.indexOf('Maren'), end: text.indexOf('\nSteuer'), rank: RANK_FORMAT };
+    expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [whole])).to.include('Maren Weight');
+    // Not over a word the lists do not hold as a surname ("Mick Jagger Probleme" keeps the tagger's name).
+    const more: Candidate = { type: 'PERSON', start: whole.start, end: text.indexOf(':'), rank: RANK_FORMAT };
+    expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
+  });
 });
