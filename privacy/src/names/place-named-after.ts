@@ -1,8 +1,8 @@
 import { GIVEN_NAME_SET, SURNAME_SET } from '../recognizers/person-words.js';
 
-// Streets, squares, schools, theatres, stadiums, foundations and prizes named after people ("Stadio Giuseppe
-// Meazza", "Liceo Giuseppe Parini", "Teatr im. Wandy Siemaszkowej", "Johan de Wittlaan"): the name there is the
-// place's or the institution's, not a person's. person-words.ts PLACE_WORDS holds the English words and the
+// Streets, squares, schools, theatres, stadiums, foundations, prizes and storms named after people ("Stadio
+// Giuseppe Meazza", "Liceo Giuseppe Parini", "Teatr im. Wandy Siemaszkowej", "Johan de Wittlaan", "Sturmtief
+// Sabine", "borrasca Filomena"): the name there is the place's, the institution's or the storm's, not a person's. person-words.ts PLACE_WORDS holds the English words and the
 // street words the list rules share; these are the other languages' words for places that are named after
 // someone. In the commercial training sources a capitalised word after one of them opens a place or
 // organisation 500 times, a person's name 4 times (docs/privacy.md (y)).
@@ -18,6 +18,8 @@ Parco Autodromo Avenida Avda Paseo Estadio Colegio Instituto Universidad Fundaci
 Glorieta Polideportivo Pabellón Praça Estádio Escola Colégio Prémio Prêmio Fundação Igreja Museu Travessa
 Universidade Palácio Ulica Aleja Aleje Plac Osiedle Rondo Teatr Teatrze Teatru Teatrem Szkoła Szkoły Szkole
 Szkołę Liceum Uniwersytet Uniwersytetu Nagroda Nagrody Nagrodę Most Fundacja Fundacji Muzeum Kościół Kościoła
+Hurricane Typhoon Cyclone Storm Orkan Sturmtief Tief Hoch Huracán Tormenta Borrasca Uragano Ciclone Ouragan Tempête
+Orkaan Huragan Furacão Tempestade
 `;
 
 /** As running text writes them in lower case ("in viale Giulio Cesare", "boulevard Haussmann", "ul. Jana Pawła"). */
@@ -26,7 +28,8 @@ via viale corso piazza largo vicolo lungomare lungotevere teatro stadio liceo is
 boulevard place quai impasse allée faubourg
 lycée collège école théâtre stade musée église fondation prix calle avenida paseo plaza glorieta barrio estadio
 colegio rua praça estádio
-travessa ulica aleja plac osiedle rondo ul. al. pl. os. im.
+travessa ulica aleja plac osiedle rondo ul. al. pl. os. im. hurricane typhoon cyclone huracán tormenta borrasca
+uragano ciclone ouragan tempête orkaan huragan orkan furacão tempestade
 `;
 
 const words = (list: string): string[] => list.split(/\s+/).filter((w) => w !== '');

@@ -18,7 +18,7 @@ function people(text: string, value: string, listed: boolean): string[] {
   return candidates.filter((c) => c.type === 'PERSON').map((c) => text.slice(c.start, c.end));
 }
 
-describe('privacy: places and institutions named after people', () => {
+describe('privacy: places, institutions and storms named after people', () => {
   const places: Array<[string, string, string]> = [
     ['de', 'Das Konzert in der Stiftung Gerhard Richter fiel aus.', 'Gerhard Richter'],
     ['fr', 'Les élèves du lycée Henri Martin ont manifesté hier.', 'Henri Martin'],
@@ -30,6 +30,14 @@ describe('privacy: places and institutions named after people', () => {
     ['nl', 'Het concert in de Stichting Johan Cruijff werd afgelast.', 'Johan Cruijff'],
     ['pl', 'Spektakl odbył się w Teatrze im. Wandy Siemaszkowej w Rzeszowie.', 'Wandy Siemaszkowej'],
     ['pt', 'O jogo no Estádio José Alvalade terminou empatado.', 'José Alvalade'],
+    // Storms are named after people too.
+    ['en', 'The damage from hurricane Rita was severe.', 'Rita'],
+    ['de', 'Sturmtief Sabine sorgt für Chaos im Bahnverkehr.', 'Sabine'],
+    ['es', 'La borrasca Filomena dejó nieve en Madrid.', 'Filomena'],
+    ['it', "L'uragano Irma ha colpito la Florida.", 'Irma'],
+    ['fr', 'La tempête Ciaran a frappé la Bretagne.', 'Ciaran'],
+    ['nl', 'Orkaan Eunice raasde over Nederland.', 'Eunice'],
+    ['pl', 'Huragan Katrina zniszczył Nowy Orlean.', 'Katrina'],
   ];
 
   it('finds the place word before the name, in each language', () => {
