@@ -4,8 +4,8 @@ import { GIVEN_NAME_SET, SURNAME_SET } from '../recognizers/person-words.js';
 // Giuseppe Meazza", "Liceo Giuseppe Parini", "Teatr im. Wandy Siemaszkowej", "Johan de Wittlaan", "Sturmtief
 // Sabine", "borrasca Filomena"): the name there is the place's, the institution's or the storm's, not a person's. person-words.ts PLACE_WORDS holds the English words and the
 // street words the list rules share; these are the other languages' words for places that are named after
-// someone. In the commercial training sources a capitalised word after one of them opens a place or
-// organisation 500 times, a person's name 4 times (docs/privacy.md (y)).
+// someone. In the commercial training sources a capitalised word these rules apply to is inside a place or
+// organisation 663 times, inside a person's name 10 times (docs/privacy.md (y)).
 
 /** Written capitalised: before a name, or opening the tagger's span. */
 const CAPITALISED = `
