@@ -12,6 +12,7 @@ import {
 import { writtenLowerCase } from './agent-text-words.js';
 import { margins } from './detector-margins.js';
 import type { TaggedSpan } from './name-tagger.js';
+import { namesAPlace } from './place-named-after.js';
 import { lastStartingBy } from './span-search.js';
 
 // Two shapes at a sentence's start that the tagger reads badly, since the first word of a sentence carries no
@@ -132,7 +133,8 @@ export function addOpeningNames(
     // text (a social-media source writes "jan", "john" in lower case), only where this text writes it so as well.
     const commonGiven = listedCommon || (commonWord(given) && writtenLowerCase(text, given, start));
     const surnameEnd = text.lastIndexOf(surname, end) + surname.length;
-    if (personAt(candidates, start, surnameEnd)) continue;
+    // "Szkoła im. Jana Kochanowskiego": an abbreviation's full stop before a place named after someone.
+    if (personAt(candidates, start, surnameEnd) || namesAPlace(text, start, surnameEnd)) continue;
     const read = taggedAt(tagged, surnameEnd - surname.length, surnameEnd);
     if (read !== undefined && read.kind !== 'PER') continue;
     if (commonGiven) {

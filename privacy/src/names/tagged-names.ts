@@ -31,6 +31,7 @@ import {
 import { usedAsCode } from './code-words.js';
 import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
+import { namesAPlace } from './place-named-after.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { speechCuedNames } from './speech-cued-names.js';
@@ -143,8 +144,10 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
   if (PRODUCT_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
-  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin.
-  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && ((start === s.start && s.opensSentence) || confidence < margins.commonWord)) return -1;
+  // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin. Opening a sentence it is the
+  // word ("Grace period …", "Will you …") where the model's lexicon writes it in lower case too; a word the
+  // dictionaries hold but the training text only capitalises ("Lula", "César", "Tommy") keeps the margin rule.
+  if (COMMON_WORD_GIVEN_NAME_SET.has(word) && (confidence < margins.commonWord || (start === s.start && s.opensSentence && firstCommon))) return -1;
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
   if (common && confidence < margins.commonWord) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
@@ -253,7 +256,7 @@ export function addTaggedNames(
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= margins.houseNumber;
-    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure)) continue;
+    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure) || namesAPlace(text, start, end)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
     candidates.push(c);
@@ -264,7 +267,7 @@ export function addTaggedNames(
   let kept = 0;
   for (const c of candidates) {
     if (c.type !== 'PERSON' || own.has(c)) candidates[kept++] = c;
-    else if (splitsTaggedName(text, c, mine)) continue;
+    else if (splitsTaggedName(text, c, mine) || namesAPlace(text, c.start, c.end)) continue;
     else if (c.rank <= RANK_FORMAT && listWordLookalike(text, c)) continue;
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
@@ -440,9 +443,18 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
   // de") or an elided one follows ("Gabriele D' Annunzio"), where the tagger stopped short. Over two of the
   // tagger's names ("Fleur" "Richard") the list match is the whole name the tagger split.
   if (insideCount === 1 && inside !== undefined && c.rank <= RANK_FORMAT && (c.start < inside.start || inside.end < c.end)) {
-    return !PARTICLE_END.test(text.slice(inside.start, inside.end)) && !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end));
+    return !PARTICLE_END.test(text.slice(inside.start, inside.end)) && !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end)) && !givenNameGoesOn(text, inside, c);
   }
   return false;
+}
+
+/**
+ * The tagger read the list match's first word alone, a given name that is also a common word, and the list match
+ * goes on with known surnames only ("Maren" in "Beste Grüße,\nMaren Weight"): the list's full name stands.
+ */
+function givenNameGoesOn(text: string, inside: Candidate, c: Candidate): boolean {
+  if (inside.start !== c.start || !COMMON_WORD_GIVEN_NAME_SET.has(text.slice(inside.start, inside.end))) return false;
+  return text.slice(inside.end, c.end).trim().split(/\s+/).every((w) => SURNAME_SET.has(w));
 }
 
 /**

@@ -239,10 +239,37 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(speaker, [], [at(speaker, 'Ella')], ['Ella'])).to.deep.equal(['Ella']);
   });
 
+  it('keeps a sure lone given name that is also a dictionary word opening a sentence, unless the training text writes it in lower case', () => {
+    // Each word is in COMMON_WORD_GIVEN_NAME_SET; the margin is the tagger's, the lexicon flag the model's.
+    const cases: Array<[string, string]> = [
+      ['Terry told the committee that he disagreed.', 'Terry'],
+      ['Bruno hat gestern das Spiel verloren.', 'Bruno'],
+      ['Albert a répondu à la lettre hier soir.', 'Albert'],
+      ['César llegó tarde a la reunión del consejo.', 'César'],
+      ['Lula cresceu e prosperou enquanto tudo dava certo.', 'Lula'],
+    ];
+    for (const [text, name] of cases) {
+      expect(people(text, [span(text, name, 'PER', 50)]), text).to.deep.equal([name]);
+      // The lexicon writes it in lower case ("Grace period", "Will you"): the word, however sure the tagger.
+      expect(people(text, [span(text, name, 'PER', 50, { firstCommon: true })]), text).to.deep.equal([]);
+      // Under the common-word margin it needs, as mid-sentence.
+      expect(people(text, [span(text, name, 'PER', 20)]), text).to.deep.equal([]);
+    }
+  });
+
   it('keeps a list match over two names the tagger split', () => {
     const text = 'Pourriez-vous demander à Fleur Richard de relire le projet ?';
     const whole: Candidate = { type: 'PERSON', start: text.indexOf('Fleur'), end: text.indexOf(' de relire'), rank: RANK_FORMAT };
     const found = people(text, [span(text, 'Fleur', 'PER', 32, { opensSentence: false }), span(text, 'Richard', 'PER', 12, { opensSentence: false })], [whole]);
     expect(found).to.include('Fleur Richard');
+  });
+
+  it('keeps a list match going on with known surnames after a common-word given name the tagger read alone', () => {
+    const text = 'Beste Grüße,\nMaren Weight\nSteuer-ID: 53916284';
+    const whole: Candidate = { type: 'PERSON', start: text.indexOf('Maren'), end: text.indexOf('\nSteuer'), rank: RANK_FORMAT };
+    expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [whole])).to.include('Maren Weight');
+    // Not over a word the lists do not hold as a surname ("Mick Jagger Probleme" keeps the tagger's name).
+    const more: Candidate = { type: 'PERSON', start: whole.start, end: text.indexOf(':'), rank: RANK_FORMAT };
+    expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 });

@@ -36,6 +36,19 @@ describe('privacy/recognizers/person', () => {
     expect(find('La signora Presidente ha parlato.')).to.deep.equal([]);
   });
 
+  it('finds a name after a title running text abbreviates with its full stop, and not after the bare word', () => {
+    const cases: Array<[string, string[]]> = [
+      ['Ja i pan prof. Szyszko rozmawiamy, a ks. Subocz słucha.', ['Szyszko', 'Subocz']],
+      ['Na czele stał gen. Bielski, projekt prowadził inż. Prauss.', ['Bielski', 'Prauss']],
+      ["Ha parlato l'avv. Ghedini, poi l'ing. Brambillaschi.", ['Ghedini', 'Brambillaschi']],
+      ['Het rapport van ir. Verhoevenaar en drs. Vermeulenstra is klaar.', ['Verhoevenaar', 'Vermeulenstra']],
+      ['Firmó el lic. Etxeberriaga ayer.', ['Etxeberriaga']],
+    ];
+    for (const [text, names] of cases) expect(find(text), text).to.deep.equal(names);
+    // Without the full stop they are words: "gen", "ing", "mr".
+    expect(find('We need the next gen Xbox and the ing Tokens for testing.')).to.deep.equal([]);
+  });
+
   it('takes an office after a title for no name, and the name after the office for one', () => {
     expect(find('Signor Presidente, onorevoli colleghi, il Governo.')).to.deep.equal([]);
     expect(find('Signor Primo Ministro, nell’auspicio che Grecia e Italia…')).to.deep.equal([]);
