@@ -150,6 +150,10 @@ export interface DataManifest {
   readonly lexicons?: string;
   /** Whether the model crosses word features with the sentence's register (privacy text-register.ts). */
   readonly registerFeatures?: boolean;
+  /** Bits of the extra context templates the model is trained with (privacy name-features.ts); unset or 0: none, as before. */
+  readonly templates?: number;
+  /** Whether training guesses as the proxy decodes and learns O where the gold I-X has become impossible (perceptron.ts). */
+  readonly constrainedTraining?: boolean;
   /**
    * The seed of the training order alone (each epoch's shuffle, each member's), when set; the split and the
    * clusters keep `seed`. So a change can be judged over several shuffles on the same held-out rows: the swing

@@ -21,6 +21,13 @@ export class AveragedPerceptron implements TagScorer {
   constructor(
     readonly buckets: number,
     lexicon: NameLexicon,
+    /**
+     * Whether training guesses as the proxy decodes (no I-X after anything but B-X or I-X), and, where a guessed
+     * tag before has made the gold I-X impossible, learns O there: the span was missed at its start and is one miss
+     * whatever comes next, while a span opened in its middle would add a false one (the loss-minimising tag, a
+     * dynamic oracle's choice). Off: the unconstrained argmax against the gold tag, as models before it were trained.
+     */
+    private readonly constrained = false,
   ) {
     this.lexicon = lexicon;
     this.mask = buckets - 1;
@@ -68,7 +75,8 @@ export class AveragedPerceptron implements TagScorer {
       let prev2 = TAG_O;
       for (let i = 0; i < sentence.words.length; i++) {
         this.step += 1;
-        const gold = sentence.tags[i] as number;
+        let gold = sentence.tags[i] as number;
+        if (this.constrained && !allowedAfter(prev, gold)) gold = TAG_O;
         const learn = sentence.trusted === undefined || sentence.trusted[i] === 1;
         let guess = TAG_O;
         if (isScorable(sentence.words, i, prev)) {
@@ -77,6 +85,7 @@ export class AveragedPerceptron implements TagScorer {
           this.score(info, feats, n, scores);
           let best = -Infinity;
           for (let t = 0; t < TAG_COUNT; t++) {
+            if (this.constrained && !allowedAfter(prev, t)) continue;
             if ((scores[t] as number) > best) {
               best = scores[t] as number;
               guess = t;
@@ -110,6 +119,11 @@ export class AveragedPerceptron implements TagScorer {
   averagedModel(info: Record<string, unknown>): NameModel {
     return quantisedModel(this.buckets, this.averagedWeights(), this.lexicon, info);
   }
+}
+
+/** I-X only after B-X or I-X: what the proxy's decoder allows (name-tagger.ts). */
+function allowedAfter(prevTag: number, tag: number): boolean {
+  return tag === TAG_O || tag % 2 === 1 || prevTag === tag || prevTag === tag - 1;
 }
 
 /** Weights quantised to int16, the largest to ±32767. */

@@ -116,7 +116,9 @@ export function buildLexicon(
 ): { lexicon: NameLexicon; clusterLineage: ClusterLineage | null; lexiconLineage: LexiconLineage | null } {
   const clustered = buildClusteredLexicon(manifest, sentences, manifestDir);
   const clusterLineage = clustered.clusterLineage;
-  const lexicon: NameLexicon = manifest.registerFeatures === true ? { ...clustered.lexicon, register: true } : clustered.lexicon;
+  const registered: NameLexicon = manifest.registerFeatures === true ? { ...clustered.lexicon, register: true } : clustered.lexicon;
+  const templates = manifest.templates ?? 0;
+  const lexicon: NameLexicon = templates !== 0 ? { ...registered, templates } : registered;
   if (manifest.lexicons === undefined) return { lexicon, clusterLineage, lexiconLineage: null };
   if (manifestDir === undefined) throw new Error('the manifest names word lists: the manifest directory is needed to find them');
   const file = join(manifestDir, manifest.lexicons);
@@ -217,7 +219,7 @@ export function trainNames(options: TrainOptions): TrainResult {
   log(`sentences: train ${splits.train.length}, dev ${splits.dev.length}, held out ${splits.heldout.reduce((n, h) => n + h.sentences.length, 0)}`);
   const shuffleSeed = manifest.shuffleSeed ?? manifest.seed;
   const random = seededRandom(shuffleSeed);
-  const perceptron = new AveragedPerceptron(manifest.buckets, lexicon);
+  const perceptron = new AveragedPerceptron(manifest.buckets, lexicon, manifest.constrainedTraining === true);
   // The header states what the model may be used for: the proxy logs profile and terms at start.
   const info = {
     profile: options.profile,
@@ -247,7 +249,7 @@ export function trainNames(options: TrainOptions): TrainResult {
   const members = manifest.members ?? 1;
   const sum = new Float32Array(manifest.buckets * TAG_COUNT);
   for (let k = 0; k < members; k++) {
-    const member = new AveragedPerceptron(manifest.buckets, lexicon);
+    const member = new AveragedPerceptron(manifest.buckets, lexicon, manifest.constrainedTraining === true);
     const memberRandom = seededRandom(shuffleSeed + k);
     for (let epoch = 1; epoch <= best.epoch; epoch++) member.trainEpoch(all, shuffledOrder(all.length, memberRandom));
     const w = member.averagedWeights();

@@ -14,7 +14,7 @@ import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText,
 import { devDocuments, scoreDocuments } from './document-eval.js';
 import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
-// node names-model/dist/src/tune-main.js [--manifest=<file>] [--profile=commercial|research] [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
+// node names-model/dist/src/tune-main.js [--manifest=<file>] [--profile=commercial|research] [--without=<source id>,…] [--clusters=<JSON>] [--epochs=<n>] [--buckets=<n>] [--shuffle-seed=<n>] [--templates=<bits>] [--constrained] [--tagger-only] [--save=<file>] [--load=<file>] [--errors=<lang> --errors-file=<file>]
 //   [--margins=<JSON>] [--tune-margins [--keep-precision] [--margins-out=<file>]]
 // The tuning loop, on dev data only: trains a model on the train part alone (never dev, never the held-out
 // part), or loads one saved by an earlier run, then scores the tagger alone and the whole detector on each
@@ -60,21 +60,39 @@ function trainOnly(epochs: number): NameModel {
   const without = arg('without')?.split(',') ?? [];
   const splits = loadSplits(manifest.seed, chosenSources(manifest, profile, without), dirs);
   log(`train ${splits.train.length}, dev ${splits.dev.length} sentences`);
-  const { lexicon } = buildLexicon(manifest, splits.train, dirname(manifestFile));
+  const built = buildLexicon(manifest, splits.train, dirname(manifestFile)).lexicon;
+  // --templates: bits of the extra context templates (name-features.ts) to train with.
+  const templates = Number(arg('templates') ?? built.templates ?? 0);
+  const lexicon = templates === 0 ? built : { ...built, templates };
   const buckets = Number(arg('buckets') ?? manifest.buckets);
-  const random = seededRandom(manifest.seed);
-  const perceptron = new AveragedPerceptron(buckets, lexicon);
+  // --shuffle-seed: another draw of the epoch shuffles over the same splits (a change is judged over several).
+  const random = seededRandom(Number(arg('shuffle-seed') ?? manifest.shuffleSeed ?? manifest.seed));
+  // --constrained: train as the proxy decodes (perceptron.ts); else the manifest's choice.
+  const perceptron = new AveragedPerceptron(buckets, lexicon, process.argv.includes('--constrained') || manifest.constrainedTraining === true);
   let model: NameModel | undefined;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = Date.now();
     const errors = perceptron.trainEpoch(splits.train, shuffledOrder(splits.train.length, random));
-    if (epoch === epochs || epoch % 4 === 0) {
+    if (epoch === epochs || epoch % 2 === 0) {
       model = perceptron.averagedModel({ profile, epochs: epoch, trainedOn: 'train' });
       const s = scoreTagger(quantisedScorer(model), splits.dev);
       log(`epoch ${epoch}: ${errors} errors, dev tagger P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      if (process.argv.includes('--tagger-only')) log(`  by language: ${languageLine(quantisedScorer(model))}`);
     } else log(`epoch ${epoch}: ${errors} errors (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
   return model as NameModel;
+}
+
+/** The tagger alone's PERSON F1 per language over the dev parts, in a line. */
+function languageLine(scorer: ReturnType<typeof quantisedScorer>): string {
+  const byLanguage = new Map<string, NameScore>();
+  for (const set of cachedDevSets()) byLanguage.set(set.language, mergeScores(byLanguage.get(set.language) ?? emptyScore(), scoreTagger(scorer, set.sentences)));
+  return [...byLanguage].map(([l, sc]) => `${l} ${f1(sc).toFixed(3)}`).join(' ');
+}
+
+let devCache: DevSet[] | undefined;
+function cachedDevSets(): DevSet[] {
+  return (devCache ??= devSets());
 }
 
 function detectorScore(sentences: readonly LabelledSentence[], errors?: string[]): NameScore {
@@ -102,7 +120,8 @@ const MIN_GAIN = 0.002;
 /** With --keep-precision: the most dev precision any language may lose against the starting margins. */
 const PRECISION_SLACK = 0.003;
 
-const fmt = (s: NameScore): string => `P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)}`;
+const fmt = (s: NameScore): string => (s.truePositives + s.falsePositives + s.falseNegatives === 0 ? '-' : fmtScore(s));
+const fmtScore = (s: NameScore): string => `P ${precision(s).toFixed(3)} R ${recall(s).toFixed(3)} F1 ${f1(s).toFixed(3)}`;
 
 const load = arg('load');
 const model = load !== undefined ? decodeNameModel(readFileSync(load)) : trainOnly(Number(arg('epochs') ?? manifest.maxEpochs));
@@ -114,18 +133,20 @@ const marginsArg = arg('margins');
 if (marginsArg !== undefined) useDetectorMargins({ ...SHIPPED_MARGINS, ...(JSON.parse(marginsArg) as Partial<DetectorMargins>) });
 if (process.argv.includes('--tune-margins')) tuneMargins();
 const errorLang = arg('errors');
+// --tagger-only: the tagger alone per language, without the detector's pass or the articles (a training change's quick measure).
+const taggerOnly = process.argv.includes('--tagger-only');
 const byLang = new Map<string, { tagger: NameScore; detector: NameScore }>();
 const errors: string[] = [];
-for (const set of devSets()) {
+for (const set of cachedDevSets()) {
   const tagger = scoreTagger(scorer, set.sentences);
-  const detector = detectorScore(set.sentences, set.language === errorLang ? errors : undefined);
+  const detector = taggerOnly ? emptyScore() : detectorScore(set.sentences, set.language === errorLang ? errors : undefined);
   log(`${set.label.padEnd(20)} ${String(set.sentences.length).padStart(5)}  tagger ${fmt(tagger)}  detector ${fmt(detector)}`);
   const t = byLang.get(set.language) ?? { tagger: emptyScore(), detector: emptyScore() };
   byLang.set(set.language, { tagger: mergeScores(t.tagger, tagger), detector: mergeScores(t.detector, detector) });
 }
 for (const [lang, t] of byLang) log(`${lang} all${' '.repeat(16)}tagger ${fmt(t.tagger)}  detector ${fmt(t.detector)}`);
 // Articles (dev files that keep their breaks): each sentence alone, and the article as one text.
-for (const [lang, docs] of devDocuments(profileSources(manifest, profile), dirs)) {
+for (const [lang, docs] of taggerOnly ? [] : devDocuments(profileSources(manifest, profile), dirs)) {
   log(`${lang} articles (${docs.length}) sentence by sentence ${fmt(scoreDocuments(docs, false))}  whole article ${fmt(scoreDocuments(docs, true))}`);
 }
 if (errors.length > 0) writeFileSync(arg('errors-file') ?? '/dev/stdout', `${errors.join('\n')}\n`);

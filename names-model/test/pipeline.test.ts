@@ -37,6 +37,18 @@ describe('names-model: the training pipeline on the fixture', function () {
     expect(f1(scoreTagger(quantisedScorer(three.model), heldOut))).to.be.at.least(0.9);
   });
 
+  it('trains with the extra templates and constrained training when the manifest asks: a PTAG7 model, the same bytes twice', () => {
+    const base = trainNames({ manifest, corporaDirs: corpora, profile: 'commercial' });
+    const asked = { ...manifest, templates: 3, constrainedTraining: true };
+    const first = trainNames({ manifest: asked, corporaDirs: corpora, profile: 'commercial' });
+    expect(first.bytes.subarray(0, 6).toString('latin1')).to.equal('PTAG7\n');
+    expect(first.model.lexicon.templates).to.equal(3);
+    expect(first.sha256).to.not.equal(base.sha256);
+    expect(trainNames({ manifest: asked, corporaDirs: corpora, profile: 'commercial' }).sha256).to.equal(first.sha256);
+    const heldOut = first.splits.heldout.flatMap((h) => h.sentences);
+    expect(f1(scoreTagger(quantisedScorer(first.model), heldOut))).to.be.at.least(0.9);
+  });
+
   it('shuffles by shuffleSeed when set, on the same split: another draw of the same held-out rows', () => {
     // docs/privacy.md (v): a change is judged over several shuffles; the split must not move with them.
     const base = trainNames({ manifest, corporaDirs: corpora, profile: 'commercial' });

@@ -27,7 +27,9 @@ export const TAG_O = 0;
 export const TAG_B_PER = 1;
 export const TAG_I_PER = 2;
 /** Most features a word can have: the size of the buffer `wordFeatures` fills. */
-export const MAX_FEATURES = 52;
+export const MAX_FEATURES = 60;
+/** The largest `templates` value (NameLexicon): every extra template bit this code knows. */
+export const MAX_TEMPLATES = 3;
 
 const PLACE_PREFIX_SET: ReadonlySet<string> = new Set(PLACE_PREFIXES);
 /** Lower-case words that may stand inside a name ("Ludwig van Beethoven", "Miguel de la Torre"). */
@@ -164,6 +166,8 @@ export interface NameLexicon {
   readonly sets?: readonly LexiconSet[];
   /** Whether the model has register features (text-register.ts); a model before them has none and scores as it did. */
   readonly register?: boolean;
+  /** Bits of the extra context templates the model was trained with (contextFeatures); 0 or absent: none, as before. */
+  readonly templates?: number;
 }
 
 const NO_LEXICON: NameLexicon = { common: new Uint32Array(0), clusters: NO_CLUSTERS };
@@ -268,6 +272,7 @@ export class NameFeatureContext {
   private readonly infos: (WordInfo | undefined)[];
   /** Each word's sentence register (text-register.ts), for a model with register features; else null. */
   private readonly registers: Uint8Array | null;
+  private readonly templates: number;
 
   /** `registers`: the detector's, from the text (words far from a capital are '' there); else read from the words. */
   constructor(
@@ -278,6 +283,7 @@ export class NameFeatureContext {
   ) {
     this.infos = new Array<WordInfo | undefined>(words.length);
     this.registers = lexicon.register === true ? (registers ?? registersOfWords(words, sentenceStart)) : null;
+    this.templates = lexicon.templates ?? 0;
   }
 
   info(i: number): WordInfo {
@@ -390,6 +396,35 @@ export class NameFeatureContext {
       out[n++] = mix(65, (prevTag * 2 + atStart) * 8 + r);
       out[n++] = mix(66, (info.fine * 8 + r) * 2 + info.common);
       out[n++] = mix(67, (info.lists * 8 + r) * 2 + atStart);
+    }
+    if (this.templates !== 0) n = this.templateFeatures(i, info, from, nextFrom, prevTag, prev, next, out, n);
+    return n;
+  }
+
+  /**
+   * The extra context templates of a model trained with them (NameLexicon.templates); measured on the training-side
+   * dev parts over shuffle draws (docs/privacy.md (y)). Bit 1: the neighbours' name-list, word-list and
+   * lower-case-lexicon hits beside the word's own ("Anna" before a known surname, a capitalised common word after);
+   * bit 2: word pairs across the word (the words either side together, the word's ending with the next word, each
+   * neighbour with the word's shape).
+   */
+  private templateFeatures(i: number, info: WordInfo, from: number, nextFrom: number, prevTag: number, prev: number, next: number, out: Uint32Array, n: number): number {
+    const t = this.templates;
+    if ((t & 1) !== 0) {
+      const p = i > from ? this.info(i - 1) : undefined;
+      const q = nextFrom === -1 && i + 1 < this.words.length ? this.info(i + 1) : undefined;
+      const pg = p === undefined ? 15 : p.gazetteer;
+      const qg = q === undefined ? 15 : q.gazetteer;
+      out[n++] = mix(74, (pg * 16 + info.gazetteer) * 16 + prevTag);
+      out[n++] = mix(75, qg * 16 + info.gazetteer);
+      out[n++] = mix(76, (p === undefined ? 0xfff : p.lists * 2 + p.common) * 0x1000 + (q === undefined ? 0xfff : q.lists * 2 + q.common));
+      out[n++] = mix(77, ((q === undefined ? 3 : q.common * 2 + q.capGrade) * 8 + info.capGrade) * 2 + info.common);
+    }
+    if ((t & 2) !== 0) {
+      out[n++] = mix(78, prev ^ Math.imul(next, 0x27d4eb2d));
+      out[n++] = mix(79, info.suffixHash ^ Math.imul(next, 0x165667b1));
+      out[n++] = mix(80, prev ^ Math.imul(info.shapeHash, 0x2545f491));
+      out[n++] = mix(81, next ^ Math.imul(info.shapeHash, 0x2545f491));
     }
     return n;
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { LEXICON_BITS, TAG_COUNT, type NameLexicon } from './name-features.js';
+import { LEXICON_BITS, MAX_TEMPLATES, TAG_COUNT, type NameLexicon } from './name-features.js';
 import { emptyLexiconSet, MAX_LEXICON_SETS, type LexiconSet } from './lexicon-sets.js';
 import { CAP_GRADES, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER } from './word-clusters.js';
 
@@ -15,7 +15,8 @@ import { CAP_GRADES, hasWide, MAX_FINE, NAME_GRADES, NO_CLUSTER } from './word-c
  * (lexicon-sets.ts): the header names each (id, size, probes) and their bits follow, in order. A model without
  * lists is written as "PTAG4"; "PTAG4" and "PTAG3" files (no wide clusters) are still read. "PTAG6" is PTAG5's
  * layout (word lists optional) for a model with register features (text-register.ts): older code refuses it
- * rather than score it without them.
+ * rather than score it without them. "PTAG7" is the same layout for a model trained with extra context templates
+ * (name-features.ts): the header names their bits (`templates`) and whether it has register features.
  */
 export interface NameModel {
   readonly buckets: number;
@@ -25,6 +26,7 @@ export interface NameModel {
   readonly info: Readonly<Record<string, unknown>>;
 }
 
+const MAGIC_TEMPLATES = 'PTAG7\n';
 const MAGIC_REGISTER = 'PTAG6\n';
 const MAGIC_LISTS = 'PTAG5\n';
 const MAGIC = 'PTAG4\n';
@@ -36,6 +38,7 @@ const padded4 = (n: number): number => (n + 3) & ~3;
 export function encodeNameModel(model: NameModel): Buffer {
   const { common, clusters } = model.lexicon;
   const sets = model.lexicon.sets ?? [];
+  const templates = model.lexicon.templates ?? 0;
   const header = JSON.stringify({
     buckets: model.buckets,
     tags: TAG_COUNT,
@@ -45,6 +48,7 @@ export function encodeNameModel(model: NameModel): Buffer {
     wideClusters: clusters.wideCount,
     ...(sets.length > 0 ? { lexicons: sets.map((l) => ({ id: l.id, bitsLog2: l.bitsLog2, probes: l.probes })) } : {}),
     ...(model.lexicon.register === true ? { register: true } : {}),
+    ...(templates !== 0 ? { templates } : {}),
     info: model.info,
   });
   const aligned = (a: ArrayBufferView): Buffer => {
@@ -60,14 +64,14 @@ export function encodeNameModel(model: NameModel): Buffer {
     for (const l of sets) parts.push(bytesOf(l.bits));
   }
   if (model.lexicon.register === true && !hasWide(clusters)) throw new Error('a model with register features needs wide clusters (PTAG6 extends PTAG4)');
-  const magic = model.lexicon.register === true ? MAGIC_REGISTER : sets.length > 0 ? MAGIC_LISTS : MAGIC;
+  const magic = templates !== 0 ? MAGIC_TEMPLATES : model.lexicon.register === true ? MAGIC_REGISTER : sets.length > 0 ? MAGIC_LISTS : MAGIC;
   return Buffer.concat([Buffer.from(`${magic}${header}\n`, 'utf8'), gzipSync(Buffer.concat(parts), { level: 9 })]);
 }
 
 /** Throws with a plain reason when the bytes are not a model this code can run. */
 export function decodeNameModel(bytes: Buffer): NameModel {
   const magic = bytes.subarray(0, MAGIC.length).toString('latin1');
-  if (magic !== MAGIC && magic !== MAGIC_NO_GRADES && magic !== MAGIC_LISTS && magic !== MAGIC_REGISTER) throw new Error('not a name-tagger model (bad magic)');
+  if (magic !== MAGIC && magic !== MAGIC_NO_GRADES && magic !== MAGIC_LISTS && magic !== MAGIC_REGISTER && magic !== MAGIC_TEMPLATES) throw new Error('not a name-tagger model (bad magic)');
   const eol = bytes.indexOf(0x0a, MAGIC.length);
   if (eol === -1) throw new Error('model header is cut off');
   const header = JSON.parse(bytes.subarray(MAGIC.length, eol).toString('utf8')) as {
@@ -79,15 +83,19 @@ export function decodeNameModel(bytes: Buffer): NameModel {
     wideClusters?: number;
     lexicons?: { id: string; bitsLog2: number; probes: number }[];
     register?: boolean;
+    templates?: number;
     info: Record<string, unknown>;
   };
   if (header.tags !== TAG_COUNT) throw new Error(`model has ${header.tags} tags, this code ${TAG_COUNT}`);
   if (!Number.isInteger(Math.log2(header.buckets))) throw new Error('model bucket count is not a power of two');
   const { clusterWords, fineClusters } = header;
   const wideCount = magic !== MAGIC_NO_GRADES ? (header.wideClusters ?? 0) : 0;
-  const register = magic === MAGIC_REGISTER;
+  const extended = magic === MAGIC_TEMPLATES;
+  const register = magic === MAGIC_REGISTER || (extended && header.register === true);
+  const templates = extended ? (header.templates ?? 0) : 0;
+  if (extended && (!Number.isInteger(templates) || templates <= 0 || templates > MAX_TEMPLATES)) throw new Error('model templates are invalid');
   if (register && wideCount === 0) throw new Error('model register features need wide clusters');
-  const listHeads = magic === MAGIC_LISTS || register ? (header.lexicons ?? []) : [];
+  const listHeads = magic === MAGIC_LISTS || register || extended ? (header.lexicons ?? []) : [];
   if (listHeads.length > MAX_LEXICON_SETS || (listHeads.length > 0 && wideCount === 0)) throw new Error('model word lists are invalid');
   // Validated here (size, probes) before any bytes are read for them.
   const sets: LexiconSet[] = listHeads.map((l) => emptyLexiconSet(String(l.id), l.bitsLog2, l.probes));
@@ -134,7 +142,7 @@ export function decodeNameModel(bytes: Buffer): NameModel {
   for (const f of clusters.wideFine) if (f >= wideCount && f !== NO_CLUSTER) throw new Error('model names a wide word cluster it does not have');
   for (const c of clusters.wordClass) if (c >= CAP_GRADES) throw new Error('model has a capitalisation grade out of range');
   for (const c of clusters.clusterClass) if (c >= NAME_GRADES) throw new Error('model has a name grade out of range');
-  return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters, ...(lists.length > 0 ? { sets: lists } : {}), ...(register ? { register: true } : {}) }, info: header.info };
+  return { buckets: header.buckets, scale: header.scale, weights, lexicon: { common, clusters, ...(lists.length > 0 ? { sets: lists } : {}), ...(register ? { register: true } : {}), ...(templates !== 0 ? { templates } : {}) }, info: header.info };
 }
 
 export function sha256Hex(bytes: Buffer): string {
