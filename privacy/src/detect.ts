@@ -1,6 +1,7 @@
 import { digitWindows } from './digit-windows.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
+import { addDeclinedNames } from './names/declined-names.js';
 import { surnamesMentioned } from './names/later-mentions.js';
 import { addOpeningNames } from './names/opening-names.js';
 import { markedWords, mayFollowOrBeMarked, withoutMarked } from './names/marked-names.js';
@@ -63,6 +64,7 @@ function scan(
   const tagged = findTaggedNames(text);
   const names = addTaggedNames(text, tagged, candidates, isCommonWord, knownSurnames);
   addOpeningNames(text, tagged, candidates, isCommonWord, personGoesOn);
+  addDeclinedNames(text, candidates);
   // settle only appends to what it is given (namesBeforeContacts): the first `named` stay this reading's.
   const named = candidates.length;
   return {

@@ -272,4 +272,14 @@ describe('privacy: which tagger spans become names', () => {
     const more: Candidate = { type: 'PERSON', start: whole.start, end: text.indexOf(':'), rank: RANK_FORMAT };
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
+
+  it('keeps a list match going on with one word the tagger cannot tell a place from, after a given name it read alone', () => {
+    // "Jack London wrote the novel.": five retrains read Jack as a person at 27-37 and London as a place at 0.8-4.2.
+    const text = 'Jack London wrote the novel.';
+    const whole: Candidate = { type: 'PERSON', start: 0, end: text.indexOf(' wrote'), rank: RANK_FORMAT };
+    const read = (londonMargin: number): TaggedSpan[] => [span(text, 'Jack', 'PER', 35, { opensSentence: true }), span(text, 'London', 'LOC', londonMargin)];
+    expect(people(text, read(0.8), [whole])).to.include('Jack London');
+    // A sure place is the tagger's word: the given name stands alone ("Jack London kam": LOC at 16.7).
+    expect(people(text, read(16.7), [whole])).to.deep.equal(['Jack']);
+  });
 });
