@@ -1,4 +1,5 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
+import { CONSONANT_END_RE, CONSONANT_STEM } from './later-mentions.js';
 
 // A full name found ("Jim Meyering") written again with both its words declined alike, as Polish declines a
 // foreign name ("Poprawki Jima Meyeringa", "z Jimem Meyeringiem"): two words each ending on a case ending after
@@ -6,9 +7,8 @@ import { RANK_FORMAT, type Candidate } from '../recognizer.js';
 // declines lone surnames only in Polish text, where "Rossa" is no case of "Ross"), and whatever the tagger reads
 // there (one retrain reads nothing, the shipped model 10.1).
 
-/** Polish case endings of a name whose stem ends on a consonant (later-mentions.ts CONSONANT_STEM, "" and "s" aside). */
-const ENDING = '(?:a|u|owi|em|iem|ie|om)';
-const CONSONANT_END_RE = /[bcdfghjklłmnprstwzż]$/;
+/** Singular Polish case endings of a name whose stem ends on a consonant: CONSONANT_STEM's but "", "s" and plural "ów". */
+const ENDING = `(?:${[...CONSONANT_STEM].filter((e) => e !== '' && e !== 's' && e !== 'ów').join('|')})`;
 const TWO_WORDS_RE = /^(\p{Lu}\p{Ll}+)[ \t]+(\p{Lu}\p{Ll}+)$/u;
 
 /** Whether `word` is written in `text` with more letters after it somewhere: a prefilter before the regex. */

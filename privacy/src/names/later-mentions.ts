@@ -212,9 +212,10 @@ const MAX_ENDING = 4;
 const PLAIN = new Set(['', 's']);
 const MASCULINE_ADJECTIVAL = new Set(['i', 'iego', 'iemu', 'im', 'ich', 'is']);
 const FEMININE_ADJECTIVAL = new Set(['a', 'iej', 'ą']);
-const CONSONANT_STEM = new Set(['', 's', 'a', 'u', 'owi', 'em', 'iem', 'ie', 'om', 'ów']);
+/** Endings of a Polish name whose stem ends on a consonant (declined-names.ts reads them too). */
+export const CONSONANT_STEM: ReadonlySet<string> = new Set(['', 's', 'a', 'u', 'owi', 'em', 'iem', 'ie', 'om', 'ów']);
 const ADJECTIVAL_RE = /(?:sk|ck|dzk)[ia]$/;
-const CONSONANT_END_RE = /[bcdfghjklłmnprstwzż]$/;
+export const CONSONANT_END_RE = /[bcdfghjklłmnprstwzż]$/;
 
 /**
  * How a surname is written in other grammatical cases: the part that stays, and the endings after it. The
