@@ -403,7 +403,7 @@ export class NameFeatureContext {
 
   /**
    * The extra context templates of a model trained with them (NameLexicon.templates); measured on the training-side
-   * dev parts over shuffle draws (docs/privacy.md (y)). Bit 1: the neighbours' name-list, word-list and
+   * dev parts over shuffle draws (docs/privacy.md (aa)). Bit 1: the neighbours' name-list, word-list and
    * lower-case-lexicon hits beside the word's own ("Anna" before a known surname, a capitalised common word after);
    * bit 2: word pairs across the word (the words either side together, the word's ending with the next word, each
    * neighbour with the word's shape).

@@ -5,7 +5,7 @@ import { GIVEN_NAME_SET, SURNAME_SET } from '../recognizers/person-words.js';
 // Sabine", "borrasca Filomena"): the name there is the place's, the institution's or the storm's, not a person's. person-words.ts PLACE_WORDS holds the English words and the
 // street words the list rules share; these are the other languages' words for places that are named after
 // someone. In the commercial training sources a capitalised word these rules apply to is inside a place or
-// organisation 663 times, inside a person's name 10 times (docs/privacy.md (y)).
+// organisation 663 times, inside a person's name 10 times (docs/privacy.md (z)).
 
 /** Written capitalised: before a name, or opening the tagger's span. */
 const CAPITALISED = `
