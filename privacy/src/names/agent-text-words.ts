@@ -34,6 +34,19 @@ export function isContraction(word: string): boolean {
   return CONTRACTION.test(word);
 }
 
+/**
+ * One capital joined to a capitalised common word: a product's or a tool's name ("CMake", "JUnit", "XCode"), never a
+ * person's. Not a longer acronym's ("WEBrick"), nor one before a word that is none: posts write handles so
+ * ("JAIhhooo", "SCatsx", "KKeneally"), and the Broad Twitter Corpus labels them people.
+ */
+const INITIAL_JOINED = /^\p{Lu}(\p{Lu}\p{Ll}{2,})$/u;
+
+/** Whether `word` is INITIAL_JOINED (`common`: whether a word is a common one in lower case). */
+export function initialJoinedToWord(word: string, common: (w: string) => boolean): boolean {
+  const rest = INITIAL_JOINED.exec(word)?.[1];
+  return rest !== undefined && common(rest);
+}
+
 export function isIdentifierWord(word: string): boolean {
   if (CONTRACTION.test(word)) return true;
   const camel = CAMEL.exec(word);

@@ -53,3 +53,50 @@ export function namesAPlace(text: string, start: number, end: number): boolean {
   if (first !== undefined && first !== value && PLACE_OPENING.has(first)) return true;
   return STREET_SUFFIX_RE.test(value.slice(value.lastIndexOf(' ') + 1));
 }
+
+// Terms named after people: laws, algorithms, measures, theorems ("Shannon entropy", "Dijkstra's algorithm",
+// "algorithme de Dijkstra", "Dijkstra-Algorithmus"): the word there names the term, not a person. One word alone:
+// a full name before a term ("Claude Shannon's entropy") is still the person's. Not Polish: its labelled text
+// (KPWr) marks the genitive in "twierdzenia Eulera" as a person, and "prawa Kowalskiego" are his rights.
+
+/** After the name, in lower case (English): "Shannon entropy", "Amdahl's law". */
+const TERMS_AFTER = `
+algorithm algorithms entropy distance distances transformation curve curves law laws number numbers theorem lemma
+conjecture principle constant equation equations function functions distribution method formula notation machine
+machines tree trees heap hashing encoding series matrix integral coefficient correlation interpolation polynomial
+polynomials inequality criterion estimator noise completeness
+`;
+/**
+ * Terms that are also verbs: after a given name they are the verb ("Have Anna test it", "Let Mark code the
+ * form", "Give Jan space"), after another word the term ("Turing test", "Bloom filter", "Gray code").
+ */
+const VERB_TERMS_AFTER = 'test tests code codes filter filters transform transforms chain chains index bound complete space spaces';
+/** Before the name, with its preposition ("algorithme de", "algoritmo di", "Algorithmus von", "algoritme van"). */
+const TERMS_BEFORE = `
+algorithme algoritmo algoritme algorithmus entropie entropía entropia loi ley legge wet gesetz théorème teorema
+stelling satz distance distancia distanza filtre filtro transformée transformada trasformata
+transformatie transformation chaîne cadena catena keten kette machine máquina macchina maschine méthode método
+metodo methode constante costante konstante fonction función funzione functie funktion distribution distribución
+distribuzione verdeling verteilung courbe curva kromme kurve codage codificación codifica codering kodierung
+principe principio prinzip équation ecuación equazione vergelijking gleichung conjecture conjetura congettura
+vermoeden vermutung
+`;
+
+const termAfterRe = (list: string): RegExp => new RegExp(`^(?:['’]s)?[ \\t]+(?:${words(list).join('|')})(?![\\p{L}\\p{N}_])`, 'u');
+const TERM_AFTER_RE = termAfterRe(TERMS_AFTER);
+const VERB_TERM_AFTER_RE = termAfterRe(VERB_TERMS_AFTER);
+const TERM_JOINED_AFTER_RE = /^-(?:Algorithmus|Entropie|Verteilung|Filter|Transformation|Kette|Test|Zahl|Konstante|Gleichung|Funktion|Kurve|Kodierung|Prinzip|Vermutung|Maschine|Methode|complete)(?![\p{L}\p{N}_])/u;
+const TERM_BEFORE_RE = new RegExp(
+  `(?:^|[^\\p{L}])(?:(?:${words(TERMS_BEFORE).join('|')})[ \\t]+(?:de|di|del|della|van|von|des|der))[ \\t]+$`,
+  'iu',
+);
+
+/** Whether the one word at [start, end) names a law, an algorithm or a measure after a person rather than the person. */
+export function namesATerm(text: string, start: number, end: number): boolean {
+  const word = text.slice(start, end);
+  if (/\s/.test(word)) return false;
+  const after = text.slice(end, end + 24);
+  if (TERM_AFTER_RE.test(after) || TERM_JOINED_AFTER_RE.test(after)) return true;
+  if (!GIVEN_NAME_SET.has(word) && VERB_TERM_AFTER_RE.test(after)) return true;
+  return TERM_BEFORE_RE.test(text.slice(Math.max(0, start - 32), start));
+}

@@ -19,6 +19,7 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import {
+  initialJoinedToWord,
   inProductTokens,
   isDateWords,
   isIdentifierWord,
@@ -31,7 +32,7 @@ import {
 import { usedAsCode } from './code-words.js';
 import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
-import { namesAPlace } from './place-named-after.js';
+import { namesAPlace, namesATerm } from './place-named-after.js';
 import { imperativeVerb } from './imperative-verbs.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
@@ -128,6 +129,9 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     const known = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w);
     // Title-case words the lexicon knows, none a known name: a heading or a product ("Status Workflow").
     if (start === s.start && s.commonWords === s.words && !parts.some(known)) return -1;
+    // Cut off after a particle ("Meta Lenguaje del" in "… del Web") with no known name: a title's words, where a
+    // person's name would go on to its surname ("Julien de", "Ludwig van" keep their given names).
+    if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(known)) return -1;
     // A product before a word that is no surname: "Claude Code", "Claude Opus".
     if (PRODUCT_NAMES.has(parts[0] as string) && !SURNAME_SET.has(parts[1] as string)) return -1;
     return start;
@@ -248,7 +252,7 @@ export function addTaggedNames(
     const from = personStart(text, s, people, k);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
-    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence, people) || imperativeVerb(text, start, end)) continue;
+    if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence, people, commonWord) || imperativeVerb(text, start, end)) continue;
     if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
@@ -257,7 +261,7 @@ export function addTaggedNames(
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= margins.houseNumber;
-    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure) || namesAPlace(text, start, end)) continue;
+    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure) || namesAPlace(text, start, end) || namesATerm(text, start, end)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
     candidates.push(c);
@@ -268,7 +272,7 @@ export function addTaggedNames(
   let kept = 0;
   for (const c of candidates) {
     if (c.type !== 'PERSON' || own.has(c)) candidates[kept++] = c;
-    else if (splitsTaggedName(text, c, mine, tagged) || namesAPlace(text, c.start, c.end)) continue;
+    else if (splitsTaggedName(text, c, mine, tagged) || namesAPlace(text, c.start, c.end) || namesATerm(text, c.start, c.end)) continue;
     else if (c.rank <= RANK_FORMAT && (listWordLookalike(text, c) || imperativeVerb(text, c.start, c.end))) continue;
     else if (c.rank > RANK_FORMAT || !listVetoed(text, c, others, people, commonWord)) candidates[kept++] = c;
   }
@@ -324,7 +328,14 @@ const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.h
  * or a word alone that the same text writes in lower case and the name lists do not know ("Fichero" opening a man
  * page's table cells, beside "el fichero"). Set on the dev part of the agent-text set.
  */
-function agentTextLookalike(text: string, start: number, end: number, opensSentence: boolean, people: readonly TaggedSpan[]): boolean {
+function agentTextLookalike(
+  text: string,
+  start: number,
+  end: number,
+  opensSentence: boolean,
+  people: readonly TaggedSpan[],
+  commonWord: (word: string) => boolean,
+): boolean {
   if (isDateWords(text, start, end) || onManPageHeader(text, start) || inProductTokens(text, start)) return true;
   // A path in Rust or C++ ("sync::Arc", "std::string"); PHP's "Monolog\Logger" has its backslash in CODE_BEFORE.
   if (text.endsWith('::', start) || namesSoftware(text, start, end)) return true;
@@ -334,7 +345,7 @@ function agentTextLookalike(text: string, start: number, end: number, opensSente
   if (words.length > 1) return words.some(isIdentifierWord) || commonWordOpens(text, start, words) || toolOpens(text, start, words);
   const word = words[0] as string;
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
-  if (isIdentifierWord(word) || usedAsCode(text, word, start)) return true;
+  if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || usedAsCode(text, word, start)) return true;
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
   const known = knownName(word);
   if (!known && partOfCompounds(text, word, start)) return true;

@@ -189,6 +189,10 @@ export const NAME_CUES = [
   'intestatario del conto è', 'mi chiamo', 'il mio nome è', 'parlato con', 'a nome di',
   'właścicielem konta jest', 'nazywam się', 'rozmawiałem z', 'rozmawiałam z', 'w imieniu',
   'rekeninghouder is', 'mijn naam is', 'ik heet', 'gesproken met', 'namens', 'op naam van',
+  // A man page's or a README's credits ("Written by Torbjorn Granlund, David MacKenzie …").
+  'written by', 'maintained by', 'geschrieben von', 'écrit par', 'écrite par', 'escrito por', 'escrita por',
+  'scritto da', 'scritta da', 'mantenuta da', 'mantenuto da', 'napisane przez', 'napisany przez', 'napisana przez',
+  'geschreven door', 'onderhouden door',
 ];
 
 /**

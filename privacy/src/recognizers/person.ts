@@ -75,6 +75,30 @@ const SIGN_OFF_RE = new RegExp(
   String.raw`^[ \t>]*${wordAlternation(bothInitialCases(SIGN_OFFS))}[ \t]*[,!.]?[ \t]*\r?\n[ \t>]*(${NAME_SEQ})(?=[ \t]*(?:\r?\n|,|$))`,
   'gm',
 );
+// Credits in code and its documents: the holder of a copyright after its years ("Copyright (c) 2009-2013 TJ
+// Holowaychuk"), an author or maintainer field's value ("author='Armin Ronacher'", "\"author\": \"…\""), a package's
+// person ("{ \"name\": \"TJ Holowaychuk\", \"email\": …"). Two words or more, up to the line's end, a mailbox or
+// the field's quote, so that a firm ("Google Inc.", "Red Hat, Inc.", "Mozilla") is none; up to three capitals may
+// open it as initials ("TJ"). Set on the agent-text set's dev part (its real names are labelled).
+const INITIALS = String.raw`(?:${UPPER}{1,3}\.?[ \t])?`;
+const COPYRIGHT_RE = new RegExp(
+  String.raw`(?:[Cc]opyright|COPYRIGHT|©)(?:[ \t]*(?:\([cC]\)|©))?[ \t]*\d{4}(?:[ \t]*[-–,][ \t]*\d{2,4}){0,8},?[ \t]+(${INITIALS}${NAME_SEQ})(?=[ \t]*(?:<|\(|\r?\n|$))`,
+  'g',
+);
+const CREDIT_FIELD_RE = new RegExp(
+  String.raw`(?:\b(?:[Aa]uthor|[Mm]aintainer)s?["']?[ \t]*[:=][ \t]*\[?[ \t]*|["']name["'][ \t]*:[ \t]*)["'](${INITIALS}${NAME_SEQ})(?=[ \t]*(?:["'][ \t]*,[ \t]*["'](?:email|url)["']|<))|\b(?:[Aa]uthor|[Mm]aintainer)s?["']?[ \t]*[:=][ \t]*\[?[ \t]*["'](${INITIALS}${NAME_SEQ})(?=["'])`,
+  'g',
+);
+
+/** Credits' names (COPYRIGHT_RE, CREDIT_FIELD_RE): two words or more. */
+function findCredits(re: RegExp, text: string, out: Candidate[]): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const name = m[1] ?? m[2] ?? '';
+    if (wordsOf(name).length < 2) continue;
+    pushContextName(m.index + m[0].length - name.length, name, out);
+  }
+}
 const CAPITALISED_RE = new RegExp(`${UPPER}${SMALL_CLASS}{1,20}(?!${LETTER}|[\\d_'’])`, 'g');
 /** A letter, digit or underscore: a title or greeting right after one is inside another word. */
 const WORD_CHAR_RE = new RegExp(`${LETTER}|[\\d_]`);
@@ -128,6 +152,8 @@ const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly string[]> = (() => {
 const NOT_AFTER = String.raw`(?<!${LETTER}|[\d_'’.@/\\-])`;
 const NAME_BEFORE_PHONE_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?(?:[–—-][ \t]?|\()$`);
 const NAME_BEFORE_EMAIL_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?<$`);
+/** A line's indent and a mailbox's opening bracket, nothing else. */
+const BRACKET_ALONE_RE = /^[ \t]*<$/;
 
 /** The words of a matched name, particles included. */
 function wordsOf(name: string): string[] {
@@ -339,11 +365,20 @@ export function namesBeforeContacts(text: string, found: readonly Candidate[], o
     let line = text.slice(Math.max(0, c.start - 64), c.start);
     const nl = line.lastIndexOf('\n');
     if (nl >= 0) line = line.slice(nl + 1);
+    // Where the line holds no more than the mailbox's bracket, its name ends the line before: a man page's
+    // credits ("… und Helge Kreutzmann\n       <debian@…>").
+    let lineStart = c.start - line.length;
+    if (c.type === 'EMAIL' && BRACKET_ALONE_RE.test(line) && text.charCodeAt(lineStart - 1) === 0x0a) {
+      const end = lineStart - 1 - (text.charCodeAt(lineStart - 2) === 0x0d ? 1 : 0);
+      const before = text.slice(Math.max(0, end - 64), end);
+      line = `${before.slice(before.lastIndexOf('\n') + 1)} <`;
+      lineStart = end - (line.length - 2);
+    }
     const m = re.exec(line);
     let name = m?.[1];
     if (m === null || name === undefined) continue;
     // The regex starts at the name (its guard is a lookbehind), so the match's index is the name's.
-    let nameStart = c.start - line.length + m.index;
+    let nameStart = lineStart + m.index;
     // Three capitalised words whose first is no known given name start with a sentence's first word ("Call
     // Dervla Mulholland (020 …)"): the name is the rest.
     const words = name.split(/[ \t]+/);
@@ -486,6 +521,8 @@ function find(text: string, out: Candidate[]): void {
   findAfterContext(RUNNING_TEXT_TITLE_RE, text, context);
   findAfterContext(GREETING_RE, text, context);
   findAfterContext(SIGN_OFF_RE, text, context);
+  findCredits(COPYRIGHT_RE, text, context);
+  findCredits(CREDIT_FIELD_RE, text, context);
   // The known-name scan skips the words of names already found after a title, greeting or sign-off.
   context.sort((a, b) => a.start - b.start);
   findKnownNames(text, context, out);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
-import { inProductTokens, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import { initialJoinedToWord, inProductTokens, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
 import { declaresType } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -130,5 +130,17 @@ describe('privacy: what agent text makes look like a name', () => {
   it("finds no person in a word no list knows opening a table's cell before a phrase in lower case", () => {
     const table = '       .cgi         │ Guión o programa de generación de contenido\n       .tk          │ Guión tcl/tk\n';
     expect(people(table)).to.deep.equal([]);
+  });
+
+  it('reads one capital joined to a common word as a tool, not a handle or a name', () => {
+    const common = (w: string): boolean => ['make', 'unit', 'code'].includes(w.toLowerCase());
+    for (const w of ['CMake', 'JUnit', 'XCode']) expect(initialJoinedToWord(w, common), w).to.equal(true);
+    for (const w of ['SGengler', 'KKeneally', 'GIbson', 'WEBrick', 'Make', 'McDonald']) expect(initialJoinedToWord(w, common), w).to.equal(false);
+    expect(people('README: Add small note about CMake on Windows.')).to.deep.equal([]);
+  });
+
+  it("finds no person in capitalised words the tagger cut off after a particle, unless a known name opens them", () => {
+    expect(people('     .wml         │ Fichero fuente para Meta Lenguaje del Web (Web Meta Language)\n')).to.deep.equal([]);
+    expect(people('Ich traf Julien de Vries gestern.')).to.deep.equal(['Julien de Vries']);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { addOpeningNames } from '../../src/names/opening-names.js';
-import { namesAPlace } from '../../src/names/place-named-after.js';
+import { namesAPlace, namesATerm } from '../../src/names/place-named-after.js';
 import { addTaggedNames } from '../../src/names/tagged-names.js';
 import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
 import { span } from './hand-spans.js';
@@ -85,5 +85,35 @@ describe('privacy: places, institutions and storms named after people', () => {
     const found: Candidate[] = [];
     addOpeningNames(opening, [], found, () => false);
     expect(found.map((c) => opening.slice(c.start, c.end))).to.deep.equal(['Jana Kochanowskiego']);
+  });
+
+  it('reads a lone name before or after a term in the terms named after people (laws, algorithms, measures) as the term', () => {
+    const terms: Array<[string, string]> = [
+      ['Minimum Shannon entropy required for the rule.', 'Shannon'],
+      ["We use Dijkstra's algorithm for the routes.", 'Dijkstra'],
+      ['The Turing test is older than the web.', 'Turing'],
+      ["L'algorithme de Dijkstra est rapide.", 'Dijkstra'],
+      ['Der Dijkstra-Algorithmus ist schnell.', 'Dijkstra'],
+      ['La entropía de Shannon mide la incertidumbre.', 'Shannon'],
+    ];
+    for (const [text, value] of terms) {
+      expect(namesATerm(text, ...at(text, value)), text).to.equal(true);
+      expect(people(text, value, false), text).to.deep.equal([]);
+      expect(people(text, value, true), text).to.deep.equal([]);
+    }
+  });
+
+  it('leaves people before a verb that is also a term, a full name before a term, and a Polish genitive', () => {
+    const kept: Array<[string, string]> = [
+      ['Have Anna test it before Friday.', 'Anna'],
+      ["Edsger Dijkstra's algorithm is taught everywhere.", 'Edsger Dijkstra'],
+      ['Ask Shannon about the report.', 'Shannon'],
+      // KPWr labels the genitive in "twierdzenia Eulera" a person; "prawa Kowalskiego" are his rights.
+      ['Sąd uznał prawa Kowalskiego.', 'Kowalskiego'],
+    ];
+    for (const [text, value] of kept) {
+      expect(namesATerm(text, ...at(text, value)), text).to.equal(false);
+      expect(people(text, value, false), text).to.deep.equal([value]);
+    }
   });
 });

@@ -239,4 +239,40 @@ describe('privacy/recognizers/person', () => {
   it('settles overlaps: an email stays an email', () => {
     expect(detect('Siobhan O\'Brien <siobhan.obrien@example.ie>').map((f) => f.type)).to.deep.equal(['PERSON', 'EMAIL']);
   });
+
+  it("finds the people code and its documents credit: a copyright's holder, an author field, a package's person, a man page's credits", () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    expect(names(' * Copyright(c) 2009-2013 TJ Holowaychuk\n * Copyright(c) 2014-2015 Douglas Christopher Wilson\n')).to.deep.equal([
+      'TJ Holowaychuk',
+      'Douglas Christopher Wilson',
+    ]);
+    expect(names("setup(\n    name='click',\n    author='Armin Ronacher',\n)")).to.deep.equal(['Armin Ronacher']);
+    expect(names('"contributors": [\n  { "name": "TJ Holowaychuk", "email": "tj@vision-media.ca" }\n]')).to.deep.equal(['TJ Holowaychuk']);
+    expect(names('AUTEUR\n       Geschreven door Torbjorn Granlund, David MacKenzie en Jim Meyering.')).to.deep.equal([
+      'Torbjorn Granlund',
+      'David MacKenzie',
+      'Jim Meyering',
+    ]);
+    expect(names('Questa pagina di manuale è stata mantenuta da Cees de Groot\n       <cg@cdegroot.com> in SGML.')).to.deep.equal(['Cees de Groot']);
+    expect(names('Die Übersetzung wurde von Mario Blättermann <mario@example.org> und Helge Kreutzmann\n       <debian@example.de> erstellt.')).to.deep.equal([
+      'Mario Blättermann',
+      'Helge Kreutzmann',
+    ]);
+  });
+
+  it('credits no firm, and no name without a credit', () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    for (const text of [
+      'Copyright (c) 2015 Google Inc.',
+      'Copyright 2015 Red Hat, Inc.',
+      'Copyright (C) 2007 Free Software Foundation, Inc. <https://fsf.org/>',
+      'Copyright 2011 Mozilla',
+      'Copyright 2018 The Go Authors. All rights reserved.',
+      'author = "Hashicorp"',
+      '{ "name": "Search Files", "description": "searches" }',
+      'See the list.\n   <team@example.com>',
+    ]) {
+      expect(names(text), text).to.deep.equal([]);
+    }
+  });
 });
