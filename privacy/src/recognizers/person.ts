@@ -330,7 +330,7 @@ function cuedName(text: string, start: number): number {
   if (NAME_AT_RE.exec(text) === null) return -1;
   const end = NAME_AT_RE.lastIndex;
   // A phrase introducing a name goes on as a sentence ("I spoke to Anna Nowak in accounts"); a field's value ends.
-  return (sep === 58 || sep === 124) && labelValueGoesOn(text, end) ? -1 : end;
+  return (sep === 58 || sep === 124) && labelValueGoesOn(text, text.slice(start, end), end) ? -1 : end;
 }
 
 /** Lower-case words that may follow a name in a field's value: "Anna Nowak i Jan Nowak", "Jan Smit of Piet Smit". */
@@ -341,15 +341,20 @@ const CODE_VALUE_AFTER_RE = /^(?:[(<{[]|::|\.[\p{L}_])/u;
 
 /**
  * Whether the value after a label is code, or runs on past the capitalised words as a phrase: a lower-case word
- * that joins no list of names, or an identifier ("- name: Set up JDK 11", "name: Checkout old version", "name:
- * Initialize CodeQL": a CI step's name, not a person's). Set on the agent-text set's dev part.
+ * that joins no list of names, an identifier, or any word after one capitalised word no list knows ("- name: Set
+ * up JDK 11", "name: Checkout old version", "name: Initialize CodeQL", "- name: Check API compatibility": a CI
+ * step's name, not a person's). Set on the agent-text set's dev part.
  */
-function labelValueGoesOn(text: string, end: number): boolean {
+function labelValueGoesOn(text: string, value: string, end: number): boolean {
   const rest = text.slice(end, end + 40);
   if (CODE_VALUE_AFTER_RE.test(rest)) return true;
   const next = NEXT_VALUE_WORD_RE.exec(rest)?.[1];
   if (next === undefined) return false;
   if (isIdentifierWord(next)) return true;
+  if (NAME_LIST_WORDS.has(next) || PARTICLES.includes(next)) return false;
+  // One word no list knows before more words: a phrase ("- name: Check API compatibility"), where a name's
+  // words all start it ("Name: Anna Kowalska", "Name: Okonkwo").
+  if (!/[ \t]/.test(value) && !GIVEN_NAME_SET.has(value) && !SURNAME_SET.has(value)) return true;
   return next.charAt(0) !== next.charAt(0).toUpperCase() && !NAME_LIST_WORDS.has(next) && !PARTICLES.includes(next);
 }
 

@@ -75,6 +75,9 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people('commit 1a2b3c\nAuthor: Andrew Gallant <jamslam@gmail.com>\nDate:   Sun Sep 11 13:26:53 2016 -0400\n\n    Fix the walker.\n')).to.deep.equal(['Andrew Gallant']);
     expect(people('    steps:\n      - name: Checkout old version\n        uses: actions/checkout@v4\n      - name: Set up JDK 11\n')).to.deep.equal([]);
     expect(people('Name: Anna Kowalska\nI spoke to Dervla Wigglesworth in accounts this morning.')).to.deep.equal(['Anna Kowalska', 'Dervla Wigglesworth']);
+    // One capitalised word no list knows, then more words: a step's name; alone, or before "and", a person's.
+    expect(people('    steps:\n      - name: Check API compatibility\n        run: mvn verify\n')).to.deep.equal([]);
+    expect(people('Reviewer: Okonkwo and Chidi\nName: Okonkwo\n')).to.deep.equal(['Okonkwo', 'Chidi', 'Okonkwo']);
     expect(people('                        name: Ok(alias),\n')).to.deep.equal([]);
     expect(people('  private final Gson gson = new Gson();\n  /** Whether some Gson APIs are lenient. */\n')).to.deep.equal([]);
     const table =
