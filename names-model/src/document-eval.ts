@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { detect } from '@gateway/privacy';
 import { locateCorpusFiles, type CorpusSource } from './manifest.js';
 import { parseCorpus, type LabelledSentence } from './read-corpus.js';
-import { addScore, emptyScore, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
+import { addScore, emptyScore, namesAfterTitles, type NameScore, sentenceText, type Span, tagSpans } from './score-names.js';
 
 /** One article of a corpus that keeps article breaks (CoNLL-2003's -DOCSTART- lines): its sentences in order. */
 export type CorpusDocument = readonly LabelledSentence[];
@@ -48,7 +48,7 @@ export function scoreDocuments(docs: readonly CorpusDocument[], whole: boolean):
     for (const s of doc) {
       const { text, chars } = sentenceText(s.words);
       const shift = (x: Span): Span => ({ start: x.start + offset, end: x.end + offset });
-      gold.push(...chars(tagSpans(s.tags, 0)).map(shift));
+      gold.push(...chars(namesAfterTitles(s.words, tagSpans(s.tags, 0))).map(shift));
       placeOrg.push(...chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]).map(shift));
       if (!whole) found.push(...detect(text).filter((f) => f.type === 'PERSON').map(shift));
       lines.push(text);

@@ -5,7 +5,7 @@ import { detect, useNameModel } from '@gateway/privacy';
 import { decodeNameModel, GIVEN_NAME_SET, LONE_SURNAME_SET, SURNAME_SET } from '@gateway/privacy/internals';
 import { profileSources, readManifest } from './manifest.js';
 import { argOf as arg, corporaDirs, profileArg, REPO_ROOT as ROOT } from './dev-tool.js';
-import { sentenceText, tagSpans, type Span } from './score-names.js';
+import { namesAfterTitles, sentenceText, type Span, tagSpans } from './score-names.js';
 import { loadSplits } from './train-names.js';
 
 // node names-model/dist/src/error-kinds-main.js --load=<model> [--profile=commercial|research] [--show=<kind text>]
@@ -53,7 +53,7 @@ for (const source of profileSources(manifest, profile)) {
     if (!languages.includes(language)) languages.push(language);
     for (const s of loadSplits(manifest.seed, [one], dirs).dev) {
       const { text, chars } = sentenceText(s.words);
-      const gold = chars(tagSpans(s.tags, 0));
+      const gold = chars(namesAfterTitles(s.words, tagSpans(s.tags, 0)));
       const placesOrgs = chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]);
       const found = detect(text).filter((f) => f.type === 'PERSON');
       const key = (x: Span): string => `${x.start}:${x.end}`;

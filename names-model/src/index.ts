@@ -8,7 +8,7 @@ export type { CorpusFile, CorpusSource, DataManifest, SourceObligations, Trainin
 export { noticeText, shippedModelTerms, termsLine } from './licence-terms.js';
 export { parseCorpus } from './read-corpus.js';
 export type { LabelledSentence } from './read-corpus.js';
-export { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans } from './score-names.js';
+export { addScore, emptyScore, f1, mergeScores, namesAfterTitles, precision, recall, sentenceText, tagSpans } from './score-names.js';
 export type { NameScore, Span } from './score-names.js';
 export { splitOf } from './split.js';
 export { clusterVocabulary, DEFAULT_CLUSTER_OPTIONS, trainWordClusters } from './word-clusters.js';

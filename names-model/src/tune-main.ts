@@ -10,7 +10,7 @@ import { profileSources, readManifest } from './manifest.js';
 import { argOf as arg, corporaDirs, profileArg, REPO_ROOT as ROOT } from './dev-tool.js';
 import { AveragedPerceptron, seededRandom, shuffledOrder } from './perceptron.js';
 import type { LabelledSentence } from './read-corpus.js';
-import { addScore, emptyScore, f1, mergeScores, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
+import { addScore, emptyScore, f1, mergeScores, namesAfterTitles, precision, recall, sentenceText, tagSpans, type NameScore, type Span } from './score-names.js';
 import { devDocuments, scoreDocuments } from './document-eval.js';
 import { buildLexicon, chosenSources, loadSplits, scoreTagger } from './train-names.js';
 
@@ -99,7 +99,7 @@ function detectorScore(sentences: readonly LabelledSentence[], errors?: string[]
   const score = emptyScore();
   for (const s of sentences) {
     const { text, chars } = sentenceText(s.words);
-    const gold = chars(tagSpans(s.tags, 0));
+    const gold = chars(namesAfterTitles(s.words, tagSpans(s.tags, 0)));
     const found = detect(text).filter((f) => f.type === 'PERSON');
     addScore(score, gold, chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]), found);
     if (errors === undefined) continue;

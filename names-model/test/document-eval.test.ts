@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readDocuments, scoreDocuments } from '../src/document-eval.js';
-import { precision, recall } from '../src/score-names.js';
+import { namesAfterTitles, precision, recall } from '../src/score-names.js';
 import { inventedSource } from './support/invented-source.js';
 
 const conll = inventedSource('conll-indexed');
@@ -37,5 +37,26 @@ describe('names-model: scoring whole articles', () => {
     expect(whole.truePositives + whole.falseNegatives).to.equal(4);
     expect(precision(whole)).to.equal(1);
     expect(recall(whole)).to.equal(1);
+  });
+
+  it("scores a titled name by the name after its honorific, as the detector leaves the title readable; a one-letter title and a title alone stay", () => {
+    const words = ['Mr.', 'Utterson', 'met', 'Miss', 'Bates', ',', 'M.', 'Jansen', 'and', 'Lady', 'Russell', 'and', 'Dr'];
+    const spans = [
+      { start: 0, end: 2 },
+      { start: 3, end: 5 },
+      { start: 6, end: 8 },
+      { start: 9, end: 11 },
+      { start: 12, end: 13 },
+    ];
+    expect(namesAfterTitles(words, spans)).to.deep.equal([
+      { start: 1, end: 2 },
+      { start: 4, end: 5 },
+      { start: 6, end: 8 },
+      { start: 9, end: 11 },
+      { start: 12, end: 13 },
+    ]);
+    const titled = readDocuments(conll, ['0\t-DOCSTART-\tO', rows('Yesterday Mr./B-PER Utterson/I-PER met Ngozi/B-PER Okonkwo/I-PER .')].join('\n\n'));
+    const score = scoreDocuments(titled, false);
+    expect([score.truePositives, score.falsePositives, score.falseNegatives]).to.deep.equal([2, 0, 0]);
   });
 });

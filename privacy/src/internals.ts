@@ -12,6 +12,7 @@ export {
   PRODUCT_NAMES,
   STOP_WORDS,
   SURNAME_SET,
+  TITLE_SET,
 } from './recognizers/person-words.js';
 export type { NameLexicon, WordInfo } from './names/name-features.js';
 export {

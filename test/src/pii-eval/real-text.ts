@@ -12,6 +12,7 @@ import {
   precision,
   readManifest,
   recall,
+  namesAfterTitles,
   sentenceText,
   tagSpans,
   type CorpusSource,
@@ -31,7 +32,7 @@ export function scoreDetector(sentences: readonly LabelledSentence[], errors?: s
   const score = emptyScore();
   for (const s of sentences) {
     const { text, chars } = sentenceText(s.words);
-    const gold = chars(tagSpans(s.tags, 0));
+    const gold = chars(namesAfterTitles(s.words, tagSpans(s.tags, 0)));
     const places = chars([...tagSpans(s.tags, 1), ...tagSpans(s.tags, 2)]);
     const found = detect(text).filter((f) => f.type === 'PERSON');
     addScore(score, gold, places, found);
