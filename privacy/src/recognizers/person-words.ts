@@ -105,6 +105,12 @@ export const ABBREVIATED_TITLES = ['prof', 'ks', 'gen', 'inż', 'kard', 'bp', 'a
  */
 export const RUNNING_TEXT_OFFICES = ['ministro', 'ministra', 'ministre', 'minister', 'Minister', 'Ministerin', 'Ministro', 'Ministra', 'Ministre'];
 
+/**
+ * Particles a surname may open with right after a title ("Mevrouw de Vries", "Frau von der Leyen", "Dr. van Dijk");
+ * not articles ("Monsieur le Maire" is an office).
+ */
+export const TITLE_PARTICLES = ['van der', 'van den', 'van de', 'van', 'von der', 'von', 'de la', 'del', 'de', 'di', 'da', 'du', 'dos', 'das', 'ter', 'ten', 'zu'];
+
 /** The titles without their full stops ("Dr", "Sig.ra"): a word as the name tagger's tokens write it. */
 export const TITLE_SET: ReadonlySet<string> = new Set(TITLES.map((t) => t.replace(/\.$/, '')));
 

@@ -275,4 +275,21 @@ describe('privacy/recognizers/person', () => {
       expect(names(text), text).to.deep.equal([]);
     }
   });
+
+  it('finds a surname that opens on a particle after a title, capitalised or as running text writes it', () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    const cases: Array<[string, string[]]> = [
+      ['Ik sprak gisteren met mevrouw de Vries over de rekening.', ['de Vries']],
+      ['Dr. van Dijk kwam om tien uur.', ['van Dijk']],
+      ['Frau von der Leyen sprach lange.', ['von der Leyen']],
+      ['Le discours de monsieur de Villepin était long.', ['de Villepin']],
+      ['Hablé con el señor de la Fuente ayer.', ['de la Fuente']],
+      ['Mr de Mello spoke first.', ['de Mello']],
+    ];
+    for (const [text, expected] of cases) expect(names(text), text).to.deep.equal(expected);
+    // No article after the title ("M. le Maire" is an office), no "der" alone ("Herr der Ringe" is a book), and
+    // not after "M.", also an initial ("M. van Dijk").
+    for (const text of ['M. le Maire a parlé.', 'Der Herr der Ringe ist lang.']) expect(names(text), text).to.deep.equal([]);
+    expect(find('M. van Dijk kwam.')).to.not.include('van Dijk');
+  });
 });
