@@ -22,6 +22,7 @@ import {
   STOP_WORDS,
   SURNAME_SET,
   TITLE_PARTICLES,
+  TITLE_SET,
   TITLES,
   WORD_LIKE_GIVEN_NAME_SET,
 } from './person-words.js';
@@ -48,7 +49,8 @@ import {
 const UPPER = UPPER_CLASS;
 const LOWER = LOWER_CLASS;
 const LETTER = LETTER_CLASS;
-const NAME_WORD = `(?:O['’]|Mc|D['’])?${UPPER}${LOWER}{1,24}(?:-${UPPER}${LOWER}{1,24})?`;
+// A capital inside after a Gaelic or Norman prefix: "O'Brien", "McDonald", "MacLeod", "D'Angelo".
+const NAME_WORD = `(?:O['’]|Mc|Mac|D['’])?${UPPER}${LOWER}{1,24}(?:-${UPPER}${LOWER}{1,24})?`;
 const PARTICLE = `(?:${PARTICLES.join('|')})`;
 /** A particle that starts a surname written alone, as after a title: "Van der Berg", "De Vries", "Di Stefano". */
 const LEADING_PARTICLE = `(?:${PARTICLES.map((p) => `${p[0]?.toUpperCase() ?? ''}${p.slice(1)}`).join('|')})`;
@@ -182,6 +184,8 @@ function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
   const stop = (w: string, i: number): boolean => STOP_WORDS.has(w) && !(i === 0 && words.length > 1 && MONTHS_THAT_ARE_NAMES.has(w));
   if (words.some((w, i) => stop(w, i) || PLACE_WORDS.has(w))) return;
+  // A second title before the name is none ("Frau Dr. Schmidt", "From: Dr. Okonjo-Iweala"): the name follows it.
+  if (words.every((w) => TITLE_SET.has(w))) return;
   // An office after the title is no name ("Signor Presidente", "Herr Bundeskanzler", "Signor Primo Ministro");
   // the name may follow it ("Herr Professor Schmidt").
   const offices = OFFICES_BEFORE_RE.exec(name)?.[0] ?? '';

@@ -292,4 +292,12 @@ describe('privacy/recognizers/person', () => {
     for (const text of ['M. le Maire a parlé.', 'Der Herr der Ringe ist lang.']) expect(names(text), text).to.deep.equal([]);
     expect(find('M. van Dijk kwam.')).to.not.include('van Dijk');
   });
+
+  it('reads a second title before a name as none, and a Mac surname whole', () => {
+    const names = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
+    expect(names('From: Dr. Ngozi Okonjo-Iweala')).to.deep.equal(['Ngozi Okonjo-Iweala']);
+    expect(names('Alles Gute, Ihre Frau Dr. Katharina Schmidt-Bauer')).to.deep.equal(['Katharina Schmidt-Bauer']);
+    expect(names('The patient, Mrs. Eilidh MacLeod, was discharged.')).to.deep.equal(['Eilidh MacLeod']);
+    expect(find('Dear Mr MacKenzie, thanks.')).to.deep.equal(['MacKenzie']);
+  });
 });
