@@ -346,6 +346,8 @@ function agentTextLookalike(
   const word = words[0] as string;
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
   if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || usedAsCode(text, word, start)) return true;
+  // A word no list knows inside a heading's run of capitalised common words ("Feature Test Macro Requirements").
+  if (!knownName(word) && insideTitleCaseRun(text, start, end, commonWord)) return true;
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
   const known = knownName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
@@ -360,6 +362,17 @@ function agentTextLookalike(
   // ("│ Fuentes para groff(1)"), in a text that writes it in lower case too, is the common word ("Esta página …"
   // beside "esta"), unless a verb of saying or a role marks a person ("Rosa dijo", personCue).
   return ((opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4))) || opensTableCell(text, start)) && !personCue(text, start, end);
+}
+
+const TITLE_WORD_BEFORE_RE = /(?:^|[^\p{L}])(\p{Lu}\p{Ll}+)[ \t]+$/u;
+const TITLE_WORD_AFTER_RE = /^[ \t]+(\p{Lu}\p{Ll}+)(?![\p{L}])/u;
+
+/** Whether the words right before and after [start, end) are capitalised common words the name lists do not know. */
+function insideTitleCaseRun(text: string, start: number, end: number, commonWord: (word: string) => boolean): boolean {
+  const before = TITLE_WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  if (before === undefined || knownName(before) || !commonWord(before)) return false;
+  const after = TITLE_WORD_AFTER_RE.exec(text.slice(end, end + 24))?.[1];
+  return after !== undefined && !knownName(after) && commonWord(after);
 }
 
 /** Whether `at` lies in one of `spans` (sorted by start). */

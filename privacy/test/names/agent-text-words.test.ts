@@ -146,4 +146,9 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people('     .wml         │ Fichero fuente para Meta Lenguaje del Web (Web Meta Language)\n')).to.deep.equal([]);
     expect(people('Ich traf Julien de Vries gestern.')).to.deep.equal(['Julien de Vries']);
   });
+
+  it("finds no person in a word no list knows inside a heading's run of capitalised common words", () => {
+    expect(people('SYNOPSIS\n       #include <stdlib.h>\n\n   Feature Test Macro Requirements for glibc (see feature_test_macros(7)):\n')).to.deep.equal([]);
+    expect(people('Yesterday Jane Smith Wrote the report.')).to.include('Jane Smith');
+  });
 });
