@@ -147,7 +147,7 @@ const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
   `api apis sdk sdks cli plugin plugins handler handlers parser parsers server servers library libraries component
   components module modules package packages driver drivers extension extensions framework frameworks devtools
   repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
-  daemon protocol runtime compiler toolchain bindings`.split(/\s+/).filter((w) => w !== ''),
+  daemon protocol runtime compiler toolchain bindings syntax syntaxes grammar grammars theme themes`.split(/\s+/).filter((w) => w !== ''),
 );
 const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
 
@@ -176,4 +176,12 @@ export function inProductTokens(text: string, at: number): boolean {
   const value = before.slice(cutBefore + 1) + after.slice(0, ends.length > 0 ? Math.min(...ends) : after.length);
   if (!value.includes('/')) return false;
   return (value.match(PRODUCT_TOKEN)?.length ?? 0) >= 2;
+}
+
+/** A Rust derive list or an attribute's arguments, open on the line up to here: "#[derive(Copy, Clone, Debug)]". */
+const OPEN_DERIVE_BEFORE = /(?:#\[|derive\()[^()\]\n]*$/;
+
+/** Whether `at` is inside a Rust derive list or attribute ("Clone" in "#[derive(Copy, Clone)]"): a trait, no name. */
+export function inDeriveList(text: string, at: number): boolean {
+  return OPEN_DERIVE_BEFORE.test(text.slice(Math.max(0, at - 80), at));
 }

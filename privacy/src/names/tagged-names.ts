@@ -19,6 +19,7 @@ import {
   WORD_LIKE_GIVEN_NAME_SET,
 } from '../recognizers/person-words.js';
 import {
+  inDeriveList,
   initialJoinedToWord,
   inProductTokens,
   isDateWords,
@@ -345,7 +346,7 @@ function agentTextLookalike(
   if (words.length > 1) return words.some(isIdentifierWord) || commonWordOpens(text, start, words) || toolOpens(text, start, words);
   const word = words[0] as string;
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
-  if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || usedAsCode(text, word, start)) return true;
+  if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || inDeriveList(text, start) || usedAsCode(text, word, start)) return true;
   // A word no list knows inside a heading's run of capitalised common words ("Feature Test Macro Requirements").
   if (!knownName(word) && insideTitleCaseRun(text, start, end, commonWord)) return true;
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).

@@ -328,11 +328,15 @@ function cuedName(text: string, start: number): number {
   while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
   if (i === start - 1) return -1;
   let cued = false;
+  // A key written in lower case, as YAML and code write it ("- name: Analyze", "name: String"): its value names a
+  // job, a step or a type unless a list knows one of its words.
+  let codeKey = false;
   const sep = text.charCodeAt(i);
   if (sep === 58 /* : */ || sep === 124 /* | */) {
     // "Name: …", or a table's label cell "| Name: | …" / "| Name | …".
     const field = FIELD_START_RE.exec(text.slice(Math.max(0, i - 48), i))?.[1];
     cued = field !== undefined && NAME_LABELS.has(field.trim().replace(/[ \t]*:$/, '').toLowerCase());
+    codeKey = cued && sep === 58 && field?.trim() === 'name';
   } else {
     // Most capitalised words follow a word that ends no cue: only that word is looked at before any slice.
     let w = i;
@@ -347,6 +351,7 @@ function cuedName(text: string, start: number): number {
   NAME_AT_RE.lastIndex = start;
   if (NAME_AT_RE.exec(text) === null) return -1;
   const end = NAME_AT_RE.lastIndex;
+  if (codeKey && !wordsOf(text.slice(start, end)).some((w) => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w))) return -1;
   // A phrase introducing a name goes on as a sentence ("I spoke to Anna Nowak in accounts"); a field's value ends.
   return (sep === 58 || sep === 124) && labelValueGoesOn(text, text.slice(start, end), end) ? -1 : end;
 }

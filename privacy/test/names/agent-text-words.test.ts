@@ -151,4 +151,15 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people('SYNOPSIS\n       #include <stdlib.h>\n\n   Feature Test Macro Requirements for glibc (see feature_test_macros(7)):\n')).to.deep.equal([]);
     expect(people('Yesterday Jane Smith Wrote the report.')).to.include('Jane Smith');
   });
+
+  it("finds no person in a lower-case name key's value no list knows, a Rust derive list, or a product before 'syntax'", () => {
+    expect(people('jobs:\n  analyze:\n    name: Analyze\n    runs-on: ubuntu-latest\n')).to.deep.equal([]);
+    expect(people('---\nname: Syntax Request\nabout: Request adding a new syntax\n---\n')).to.deep.equal([]);
+    expect(people('struct Person {\n    name: String,\n    height: f64,\n}\n')).to.deep.equal([]);
+    expect(people('#[derive(Copy, Clone, Debug, PartialEq, Eq)]\npub enum LineChange {}\n')).to.deep.equal([]);
+    expect(people('- Upgraded Julia syntax to fix a highlighting bug\n')).to.deep.equal([]);
+    // A list's name in the value, or a label written as prose writes it, is still a person's.
+    expect(people('team:\n  - name: Anna Kowalska\n    role: lead\n')).to.deep.equal(['Anna Kowalska']);
+    expect(people('Name: Okonkwo Chidi\n')).to.deep.equal(['Okonkwo Chidi']);
+  });
 });
