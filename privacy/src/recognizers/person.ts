@@ -57,19 +57,18 @@ const LEADING_PARTICLE = `(?:${PARTICLES.map((p) => `${p[0]?.toUpperCase() ?? ''
 const NAME_SEQ = String.raw`(?:${LEADING_PARTICLE}[ \t])?${NAME_WORD}(?:[ \t](?:${PARTICLE}[ \t])?${NAME_WORD}){0,2}`;
 const TITLE = `${wordAlternation(TITLES)}\\.?`;
 
-const TITLE_RE = new RegExp(String.raw`${TITLE}[ \t](${NAME_SEQ})(?!${LETTER}|[\d_])`, 'g');
-// A surname opening on a particle after a title ("Mevrouw de Vries", "Herr von Weizsäcker"); not after "M.", which
-// is also a given name's initial ("M. van Dijk").
-const TITLE_PARTICLE_RE = new RegExp(
-  String.raw`${wordAlternation([...TITLES.filter((t) => t !== 'M.'), ...RUNNING_TEXT_TITLES])}\.?[ \t]((?:${wordAlternation(TITLE_PARTICLES)})[ \t]${NAME_SEQ})(?!${LETTER}|[\d_])`,
-  'g',
-);
+/**
+ * After a title the surname may open on a particle ("Mevrouw de Vries", "Herr von Weizsäcker"), not after "M.",
+ * which is also a given name's initial ("M. van Dijk": findAfterContext).
+ */
+const AFTER_TITLE = String.raw`((?:${wordAlternation(TITLE_PARTICLES)}[ \t])?${NAME_SEQ})(?!${LETTER}|[\d_])`;
+const TITLE_RE = new RegExp(String.raw`${TITLE}[ \t]${AFTER_TITLE}`, 'g');
 // The lower-case titles come after a space (or an elided article: "l'avv. Ghedini"), as running text writes
 // them: opening on it, the scan passes every other position at its first character (with them in TITLE_RE,
 // bench:pii mixed prose 16.5 → 14.8 MB/s). The abbreviated ones only with their full stop ("gen. Bielski", not
 // "next gen Xbox").
 const RUNNING_TEXT_TITLE_RE = new RegExp(
-  String.raw`[ \t'’](?:${wordAlternation([...RUNNING_TEXT_TITLES, ...RUNNING_TEXT_OFFICES])}\.?|${wordAlternation(bothInitialCases(ABBREVIATED_TITLES))}\.)[ \t](${NAME_SEQ})(?!${LETTER}|[\d_])`,
+  String.raw`[ \t'’](?:${wordAlternation(RUNNING_TEXT_TITLES)}\.?[ \t]${AFTER_TITLE}|(?:${wordAlternation(RUNNING_TEXT_OFFICES)}\.?|${wordAlternation(bothInitialCases(ABBREVIATED_TITLES))}\.)[ \t](${NAME_SEQ})(?!${LETTER}|[\d_]))`,
   'g',
 );
 // Greetings and sign-offs open their line (after any indent or '>' of a quoted mail). Anchored there, a scan
@@ -200,6 +199,9 @@ function pushContextName(start: number, name: string, out: Candidate[]): void {
   out.push({ type: 'PERSON', start: start + offices.length, end: start + name.length, rank: RANK_CONTEXT });
 }
 
+const ONE_LETTER_TITLE_BEFORE_RE = /(?:^|[ \t'’])M\.?[ \t]$/;
+const PARTICLE_OPENING_RE = /^[a-z]/;
+
 function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -207,7 +209,9 @@ function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
     // matched with the space before it has its boundary.
     if (m.index > 0 && WORD_CHAR_RE.test(text[m.index] ?? '') && WORD_CHAR_RE.test(text[m.index - 1] ?? '')) continue;
     // The name ends the match: what follows it is only looked at, never consumed.
-    const name = m[1] ?? '';
+    const name = m[1] ?? m[2] ?? '';
+    // A particle after "M." opens no surname: "M." is an initial there ("M. van Dijk").
+    if (ONE_LETTER_TITLE_BEFORE_RE.test(m[0].slice(0, m[0].length - name.length)) && PARTICLE_OPENING_RE.test(name)) continue;
     pushContextName(m.index + m[0].length - name.length, name, out);
   }
 }
@@ -546,7 +550,6 @@ function inStreetAddress(text: string, start: number, end: number): boolean {
 function find(text: string, out: Candidate[]): void {
   const context: Candidate[] = [];
   findAfterContext(TITLE_RE, text, context);
-  findAfterContext(TITLE_PARTICLE_RE, text, context);
   findAfterContext(RUNNING_TEXT_TITLE_RE, text, context);
   findAfterContext(GREETING_RE, text, context);
   findAfterContext(SIGN_OFF_RE, text, context);
