@@ -365,15 +365,13 @@ function agentTextLookalike(
   return ((opensSentence && LOWER_WORD_AFTER.test(text.slice(end, end + 4))) || opensTableCell(text, start)) && !personCue(text, start, end);
 }
 
-const TITLE_WORD_BEFORE_RE = /(?:^|[^\p{L}])(\p{Lu}\p{Ll}+)[ \t]+$/u;
-const TITLE_WORD_AFTER_RE = /^[ \t]+(\p{Lu}\p{Ll}+)(?![\p{L}])/u;
+const WORD_AFTER_ANY_RE = /^[ \t]+(\p{L}+)/u;
+const CAPITALISED_WORD_RE = /^\p{Lu}\p{Ll}+$/u;
 
 /** Whether the words right before and after [start, end) are capitalised common words the name lists do not know. */
 function insideTitleCaseRun(text: string, start: number, end: number, commonWord: (word: string) => boolean): boolean {
-  const before = TITLE_WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
-  if (before === undefined || knownName(before) || !commonWord(before)) return false;
-  const after = TITLE_WORD_AFTER_RE.exec(text.slice(end, end + 24))?.[1];
-  return after !== undefined && !knownName(after) && commonWord(after);
+  const title = (w: string | undefined): boolean => w !== undefined && CAPITALISED_WORD_RE.test(w) && !knownName(w) && commonWord(w);
+  return title(WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1]) && title(WORD_AFTER_ANY_RE.exec(text.slice(end, end + 24))?.[1]);
 }
 
 /** Whether `at` lies in one of `spans` (sorted by start). */
