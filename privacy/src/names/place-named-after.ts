@@ -87,7 +87,7 @@ const TERM_AFTER_RE = termAfterRe(TERMS_AFTER);
 const VERB_TERM_AFTER_RE = termAfterRe(VERB_TERMS_AFTER);
 const TERM_JOINED_AFTER_RE = /^-(?:Algorithmus|Entropie|Verteilung|Filter|Transformation|Kette|Test|Zahl|Konstante|Gleichung|Funktion|Kurve|Kodierung|Prinzip|Vermutung|Maschine|Methode|complete)(?![\p{L}\p{N}_])/u;
 const TERM_BEFORE_RE = new RegExp(
-  `(?:^|[^\\p{L}])(?:(?:${words(TERMS_BEFORE).join('|')})[ \\t]+(?:de|di|del|della|van|von|des|der))[ \\t]+$`,
+  `(?:^|[^\\p{L}])(?:${words(TERMS_BEFORE).join('|')})[ \\t]+(?:de|di|del|della|van|von|des|der)[ \\t]+$`,
   'iu',
 );
 
