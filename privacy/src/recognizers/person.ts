@@ -97,13 +97,38 @@ const AUTHOR_FIELD_RE = new RegExp(String.raw`\b(?:[Aa]uthor|[Mm]aintainer)s?["'
 const PACKAGE_PERSON_RE = new RegExp(String.raw`["']name["'][ \t]*:[ \t]*["']${CREDITED_NAME}(?=["'][ \t]*,[ \t]*["'](?:email|url)["'])`, 'g');
 
 /**
- * Credits' names (COPYRIGHT_RE, AUTHOR_FIELD_RE, PACKAGE_PERSON_RE): two words or more. Each scan runs only where
- * a plain search finds its key word, so prose without one costs three substring searches.
+ * A git header or trailer line's person: all that stands between the key and the mailbox ("Author: TJ Holowaychuk
+ * <…>", "Co-authored-by: Boy van Duuren <…>", "Signed-off-by: Wong Hoi Sing Edison <…>", "Author: Jan T. Sott <…>"),
+ * however the name is written (initials, a nickname in quotes, a surname in capitals, "Last, First"), where the
+ * other rules take its capitalised words only and leave "TJ" or "Jan T." readable.
+ */
+const GIT_PERSON_LINE_RE = /^[ \t]*(?:author|committer|co-authored-by|signed-off-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by):[ \t]+([^<>@:\n]{2,80}?)[ \t]*<[^<>\s]+@[^<>\s]+>/gim;
+/** One word of such a name: letters with dots, apostrophes or hyphens, a comma after a surname, or a quoted nickname. */
+const GIT_NAME_WORD_RE = /^(?:\p{L}[\p{L}'’.-]*,?|['"(]\p{L}+['")])$/u;
+
+/**
+ * Credits' names (COPYRIGHT_RE, AUTHOR_FIELD_RE, PACKAGE_PERSON_RE, GIT_PERSON_LINE_RE): two words or more. Each
+ * scan runs only where a plain search finds its key word, so prose without one costs a few substring searches.
  */
 function findCredits(text: string, out: Candidate[]): void {
   if (text.includes('opyright') || text.includes('OPYRIGHT') || text.includes('©')) findCreditsBy(COPYRIGHT_RE, text, out);
   if (text.includes('uthor') || text.includes('aintainer')) findCreditsBy(AUTHOR_FIELD_RE, text, out);
   if (text.includes('name')) findCreditsBy(PACKAGE_PERSON_RE, text, out);
+  if (text.includes('@') && (text.includes('uthor') || text.includes('-by:') || text.includes('-By:'))) findGitPeople(text, out);
+}
+
+function findGitPeople(text: string, out: Candidate[]): void {
+  GIT_PERSON_LINE_RE.lastIndex = 0;
+  for (let m = GIT_PERSON_LINE_RE.exec(text); m !== null; m = GIT_PERSON_LINE_RE.exec(text)) {
+    const name = m[1] ?? '';
+    const parts = name.split(/[ \t]+/);
+    if (parts.length < 2 || parts.length > 6 || !parts.every((w) => GIT_NAME_WORD_RE.test(w))) continue;
+    const start = m.index + m[0].indexOf(name, m[0].indexOf(':') + 1);
+    const end = start + name.replace(/,$/, '').length;
+    // No stop or place word, but a month that is a given name may open it ("Jan T. Sott"), as in pushContextName.
+    if (wordsOf(name).some((w, i) => (STOP_WORDS.has(w) && !(i === 0 && MONTHS_THAT_ARE_NAMES.has(w))) || PLACE_WORDS.has(w))) continue;
+    out.push({ type: 'PERSON', start, end, rank: RANK_CONTEXT });
+  }
 }
 
 function findCreditsBy(re: RegExp, text: string, out: Candidate[]): void {

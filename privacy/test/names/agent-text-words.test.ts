@@ -162,4 +162,17 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people('team:\n  - name: Anna Kowalska\n    role: lead\n')).to.deep.equal(['Anna Kowalska']);
     expect(people('Name: Okonkwo Chidi\n')).to.deep.equal(['Okonkwo Chidi']);
   });
+
+  it("finds a git header's or trailer's person whole, however the name is written", () => {
+    const log =
+      'commit e9dc6e55\nAuthor: TJ Holowaychuk <tj@vision-media.ca>\nDate:   Wed May 7 08:00:00 2014 +0200\n\n    Fix typo\n\n' +
+      '    Co-authored-by: Boy van Duuren <boy.van.duuren@example.nl>\n    Signed-off-by: Wong Hoi Sing Edison <hswong3i@example.com>\n';
+    expect(people(log)).to.deep.equal(['TJ Holowaychuk', 'Boy van Duuren', 'Wong Hoi Sing Edison']);
+    expect(people('Author: Jan T. Sott <git@example.com>')).to.deep.equal(['Jan T. Sott']);
+    expect(people("Author: Alexander 'Leo' Bergolth <leo@example.at>")).to.deep.equal(["Alexander 'Leo' Bergolth"]);
+    expect(people('Author: Jefts, Richard <rjefts@example.com>')).to.deep.equal(['Jefts, Richard']);
+    // A bot or a team is no person.
+    expect(people('Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>')).to.deep.equal([]);
+    expect(people('Author: The Team <team@example.com>')).to.deep.equal([]);
+  });
 });
