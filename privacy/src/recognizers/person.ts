@@ -123,11 +123,7 @@ function findGitPeople(text: string, out: Candidate[]): void {
     const name = m[1] ?? '';
     const parts = name.split(/[ \t]+/);
     if (parts.length < 2 || parts.length > 6 || !parts.every((w) => GIT_NAME_WORD_RE.test(w))) continue;
-    const start = m.index + m[0].indexOf(name, m[0].indexOf(':') + 1);
-    const end = start + name.replace(/,$/, '').length;
-    // No stop or place word, but a month that is a given name may open it ("Jan T. Sott"), as in pushContextName.
-    if (wordsOf(name).some((w, i) => (STOP_WORDS.has(w) && !(i === 0 && MONTHS_THAT_ARE_NAMES.has(w))) || PLACE_WORDS.has(w))) continue;
-    out.push({ type: 'PERSON', start, end, rank: RANK_CONTEXT });
+    pushContextName(m.index + m[0].indexOf(name, m[0].indexOf(':') + 1), name, out);
   }
 }
 
