@@ -6,6 +6,7 @@ import {
   DEITIES,
   GIVEN_NAME_SET,
   GREETING_FORMS,
+  isListedName,
   LONE_SURNAME_SET,
   OFFICES,
   PARTICLES,
@@ -127,12 +128,11 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   }
   if (words > 1) {
     const parts = text.slice(start, s.end).split(/\s+/);
-    const known = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w);
     // Title-case words the lexicon knows, none a known name: a heading or a product ("Status Workflow").
-    if (start === s.start && s.commonWords === s.words && !parts.some(known)) return -1;
+    if (start === s.start && s.commonWords === s.words && !parts.some(isListedName)) return -1;
     // Cut off after a particle ("Meta Lenguaje del" in "… del Web") with no known name: a title's words, where a
     // person's name would go on to its surname ("Julien de", "Ludwig van" keep their given names).
-    if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(known)) return -1;
+    if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(isListedName)) return -1;
     // A product before a word that is no surname: "Claude Code", "Claude Opus".
     if (PRODUCT_NAMES.has(parts[0] as string) && !SURNAME_SET.has(parts[1] as string)) return -1;
     return start;
@@ -319,7 +319,6 @@ function openingsAgain(text: string, opened: readonly TaggedSpan[]): { start: nu
   return out;
 }
 
-const knownName = (w: string): boolean => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w) || LONE_SURNAME_SET.has(w);
 
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
@@ -348,9 +347,9 @@ function agentTextLookalike(
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
   if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || inDeriveList(text, start) || usedAsCode(text, word, start)) return true;
   // A word no list knows inside a heading's run of capitalised common words ("Feature Test Macro Requirements").
-  if (!knownName(word) && insideTitleCaseRun(text, start, end, commonWord)) return true;
+  if (!isListedName(word) && insideTitleCaseRun(text, start, end, commonWord)) return true;
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
-  const known = knownName(word);
+  const known = isListedName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
   if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
@@ -370,7 +369,7 @@ const CAPITALISED_WORD_RE = /^\p{Lu}\p{Ll}+$/u;
 
 /** Whether the words right before and after [start, end) are capitalised common words the name lists do not know. */
 function insideTitleCaseRun(text: string, start: number, end: number, commonWord: (word: string) => boolean): boolean {
-  const title = (w: string | undefined): boolean => w !== undefined && CAPITALISED_WORD_RE.test(w) && !knownName(w) && commonWord(w);
+  const title = (w: string | undefined): boolean => w !== undefined && CAPITALISED_WORD_RE.test(w) && !isListedName(w) && commonWord(w);
   return title(WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1]) && title(WORD_AFTER_ANY_RE.exec(text.slice(end, end + 24))?.[1]);
 }
 
@@ -401,7 +400,7 @@ const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;
 function commonWordOpens(text: string, start: number, words: readonly string[]): boolean {
   const first = words[0] as string;
   // Any given name counts here, those that are common words too ("Mark Nudelman" beside "mark the line").
-  const given = (w: string): boolean => knownName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
+  const given = (w: string): boolean => isListedName(w) || COMMON_WORD_GIVEN_NAME_SET.has(w) || WORD_LIKE_GIVEN_NAME_SET.has(w);
   if (PARTICLES.includes(first.toLowerCase()) || TITLE_SET.has(first.replace(/\.$/, '')) || words.some(given)) return false;
   return writtenLowerCase(text, first, start);
 }
@@ -410,7 +409,7 @@ function commonWordOpens(text: string, start: number, words: readonly string[]):
  * A tool's name opening words no name list knows: "Tar Handleiding", "GNU Tar Manual" beside "tar -x" (code-words.ts).
  */
 function toolOpens(text: string, start: number, words: readonly string[]): boolean {
-  return !words.slice(1).some(knownName) && usedAsCode(text, words[0] as string, start);
+  return !words.slice(1).some(isListedName) && usedAsCode(text, words[0] as string, start);
 }
 
 /**

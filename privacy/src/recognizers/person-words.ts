@@ -70,6 +70,11 @@ export const LONE_SURNAME_SET: ReadonlySet<string> = new Set(words(PACKAGE_SURNA
 /** Every known surname, common words included ("Young"): a name after a given name. */
 export const SURNAME_SET: ReadonlySet<string> = new Set([...LONE_SURNAME_SET, ...words(PACKAGE_COMMON_WORD_SURNAMES)]);
 
+/** Whether a name list knows `word` as a given name or a surname (lone surnames are among the surnames). */
+export function isListedName(word: string): boolean {
+  return GIVEN_NAME_SET.has(word) || SURNAME_SET.has(word);
+}
+
 /** Honorifics in the seven languages (literal text); a capitalised name after one is a person's. */
 export const TITLES = [
   'Mr', 'Mrs', 'Ms', 'Miss', 'Mx', 'Dr', 'Prof', 'Sir', 'Dame', 'Herr', 'Herrn', 'Frau', 'M.', 'Mme', 'Mlle', 'Monsieur',

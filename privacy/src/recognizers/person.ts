@@ -7,6 +7,7 @@ import {
   COMMON_WORD_GIVEN_NAME_SET,
   GIVEN_NAME_SET,
   GREETING_FORMS,
+  isListedName,
   LONE_SURNAME_SET,
   NAME_CUES,
   NAME_LABELS,
@@ -376,7 +377,7 @@ function cuedName(text: string, start: number): number {
   NAME_AT_RE.lastIndex = start;
   if (NAME_AT_RE.exec(text) === null) return -1;
   const end = NAME_AT_RE.lastIndex;
-  if (codeKey && !wordsOf(text.slice(start, end)).some((w) => GIVEN_NAME_SET.has(w) || SURNAME_SET.has(w))) return -1;
+  if (codeKey && !wordsOf(text.slice(start, end)).some(isListedName)) return -1;
   // A phrase introducing a name goes on as a sentence ("I spoke to Anna Nowak in accounts"); a field's value ends.
   return (sep === 58 || sep === 124) && labelValueGoesOn(text, text.slice(start, end), end) ? -1 : end;
 }
@@ -402,8 +403,8 @@ function labelValueGoesOn(text: string, value: string, end: number): boolean {
   if (NAME_LIST_WORDS.has(next) || PARTICLES.includes(next)) return false;
   // One word no list knows before more words: a phrase ("- name: Check API compatibility"), where a name's
   // words all start it ("Name: Anna Kowalska", "Name: Okonkwo").
-  if (!/[ \t]/.test(value) && !GIVEN_NAME_SET.has(value) && !SURNAME_SET.has(value)) return true;
-  return next.charAt(0) !== next.charAt(0).toUpperCase() && !NAME_LIST_WORDS.has(next) && !PARTICLES.includes(next);
+  if (!/[ \t]/.test(value) && !isListedName(value)) return true;
+  return next.charAt(0) !== next.charAt(0).toUpperCase();
 }
 
 /**
