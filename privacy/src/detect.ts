@@ -1,4 +1,5 @@
 import { digitWindows } from './digit-windows.js';
+import { joinHyphenatedLines } from './line-break-hyphens.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
 import { addDeclinedNames } from './names/declined-names.js';
@@ -46,7 +47,10 @@ function scan(
   withKnown(known: ReadonlySet<string>): Candidate[];
   settle(all: readonly Candidate[], marked: ReadonlySet<string>): Finding[];
 } {
-  const text = original.replace(SPACE_LIKE_RE, ' ');
+  const spaced = original.replace(SPACE_LIKE_RE, ' ');
+  // Words `man` hyphenated at a line's end are read whole; findings go back onto the text as written.
+  const joined = joinHyphenatedLines(spaced);
+  const text = joined?.text ?? spaced;
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);
   // Recognizers that need a digit scan only the windows around digits.
@@ -81,7 +85,10 @@ function scan(
       if (all.length === 0) return [];
       namesBeforeContacts(text, all.slice(), all);
       const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
-      return resolveOverlaps(kept).map((s) => ({ type: s.type, start: s.start, end: s.end, value: original.slice(s.start, s.end) }));
+      return resolveOverlaps(kept).map((s) => {
+        const [start, end] = joined === null ? [s.start, s.end] : joined.toOriginal(s.start, s.end);
+        return { type: s.type, start, end, value: original.slice(start, end) };
+      });
     },
   };
 }

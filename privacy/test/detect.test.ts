@@ -14,6 +14,26 @@ describe('privacy/detect', () => {
     for (const f of findings) expect(text.slice(f.start, f.end)).to.equal(f.value);
   });
 
+  it('reads a word man hyphenated at a line end whole, and returns the finding as written', () => {
+    // `man` renders a page's credits justified and hyphenated (U+2010): half a name was found, the rest left readable.
+    const text =
+      'Die deutsche \u00dcbersetzung wurde von Mario Bl\u00e4t\u2010\n       termann <mario@example.org> und Helge Kreutz\u2010\n       mann <debian@example.de> erstellt.';
+    const found = detect(text);
+    expect(found.map((f) => [f.type, f.value])).to.deep.equal([
+      ['PERSON', 'Mario Bl\u00e4t\u2010\n       termann'],
+      ['EMAIL', 'mario@example.org'],
+      ['PERSON', 'Helge Kreutz\u2010\n       mann'],
+      ['EMAIL', 'debian@example.de'],
+    ]);
+    for (const f of found) expect(text.slice(f.start, f.end)).to.equal(f.value);
+    // Half a common word is no name ("Argu" was taken for one), and a mailbox cut so is found whole.
+    const manual = 'Ihre Argu\u2010\n       mente argc und argv sind die Argumente. Lucien Gentis <lu\u2010\n       cien.gentis@example.com>';
+    expect(detect(manual).map((f) => [f.type, f.value])).to.deep.equal([
+      ['PERSON', 'Lucien Gentis'],
+      ['EMAIL', 'lu\u2010\n       cien.gentis@example.com'],
+    ]);
+  });
+
   it('reads no-break, narrow no-break, figure and thin spaces as spaces, and returns the values as written', () => {
     for (const space of ['\u00a0', '\u202f', '\u2007', '\u2009']) {
       const iban = ['GB82', 'WEST', '1234', '5698', '7654', '32'].join(space);

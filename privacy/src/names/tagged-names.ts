@@ -407,9 +407,10 @@ function commonWordOpens(text: string, start: number, words: readonly string[]):
 
 /**
  * A tool's name opening words no name list knows: "Tar Handleiding", "GNU Tar Manual" beside "tar -x" (code-words.ts).
+ * Not a given name: a homepage's path writes it in lower case ("Christophe Blaess <https://www.blaess.fr/christophe/>").
  */
 function toolOpens(text: string, start: number, words: readonly string[]): boolean {
-  return !words.slice(1).some(isListedName) && usedAsCode(text, words[0] as string, start);
+  return !GIVEN_NAME_SET.has(words[0] as string) && !words.slice(1).some(isListedName) && usedAsCode(text, words[0] as string, start);
 }
 
 /**

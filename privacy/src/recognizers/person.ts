@@ -55,7 +55,8 @@ const NAME_WORD = `(?:O['’]|Mc|Mac|D['’])?${UPPER}${LOWER}{1,24}(?:-${UPPER}
 const PARTICLE = `(?:${PARTICLES.join('|')})`;
 /** A particle that starts a surname written alone, as after a title: "Van der Berg", "De Vries", "Di Stefano". */
 const LEADING_PARTICLE = `(?:${PARTICLES.map((p) => `${p[0]?.toUpperCase() ?? ''}${p.slice(1)}`).join('|')})`;
-const NAME_SEQ = String.raw`(?:${LEADING_PARTICLE}[ \t])?${NAME_WORD}(?:[ \t](?:${PARTICLE}[ \t])?${NAME_WORD}){0,2}`;
+// Words apart by one space or more: `man` justifies its lines ("et  Lucien  Gentis <…>").
+const NAME_SEQ = String.raw`(?:${LEADING_PARTICLE}[ \t]+)?${NAME_WORD}(?:[ \t]+(?:${PARTICLE}[ \t]+)?${NAME_WORD}){0,2}`;
 const TITLE = `${wordAlternation(TITLES)}\\.?`;
 
 /**
@@ -188,7 +189,7 @@ const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly string[]> = (() => {
 /** A name right before a phone number (after a dash or in brackets) or an e-mail address in angle brackets. */
 const NOT_AFTER = String.raw`(?<!${LETTER}|[\d_'’.@/\\-])`;
 const NAME_BEFORE_PHONE_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?(?:[–—-][ \t]?|\()$`);
-const NAME_BEFORE_EMAIL_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?<$`);
+const NAME_BEFORE_EMAIL_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]*<$`);
 /** A line's indent and a mailbox's opening bracket, nothing else. */
 const BRACKET_ALONE_RE = /^[ \t]*<$/;
 

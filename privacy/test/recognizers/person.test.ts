@@ -260,6 +260,20 @@ describe('privacy/recognizers/person', () => {
     ]);
   });
 
+  it('reads a justified line\'s credits whole, and a homepage\'s path does not make a given name a tool', () => {
+    // `man` justifies its lines: two spaces or a tab between a name's words. "Julien" and "Lucien" were left readable.
+    expect(names('bian.org>,  David  Pr\u00e9vot  <david@example.org>  et  Lucien  Gentis <lucien@example.com>')).to.deep.equal([
+      'David  Pr\u00e9vot',
+      'Lucien  Gentis',
+    ]);
+    expect(names('Nicolas Fran\u00e7ois <nf@example.com>, Julien\t Cristau <jc@example.org>')).to.deep.equal(['Nicolas Fran\u00e7ois', 'Julien\t Cristau']);
+    // "christophe" in the homepage's path read "Christophe" as a tool opening unknown words ("Tar Handleiding").
+    expect(names('La traduction a \u00e9t\u00e9 cr\u00e9\u00e9e par Christophe  Blaess  <https://www.blaess.example/christophe/>.')).to.deep.equal([
+      'Christophe  Blaess',
+    ]);
+    expect(names('Zie de Tar Handleiding: tar -x pakt uit, tar -c maakt aan.')).to.deep.equal([]);
+  });
+
   it('credits no firm, and no name without a credit', () => {
     for (const text of [
       'Copyright (c) 2015 Google Inc.',
