@@ -10,6 +10,7 @@ import {
   LONE_SURNAME_SET,
   OFFICES,
   PARTICLES,
+  PLATFORM_NAMES,
   PRODUCT_NAMES,
   ROLE_WORDS,
   SPEECH_VERBS,
@@ -148,7 +149,7 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || (cue ??= besideSureName(text, people, k) || personCue(text, start, s.end));
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
   if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
-  if (PRODUCT_NAMES.has(word)) return -1;
+  if (PRODUCT_NAMES.has(word) || PLATFORM_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin. Opening a sentence it is the
   // word ("Grace period …", "Will you …") where the model's lexicon writes it in lower case too; a word the

@@ -293,6 +293,12 @@ Started Stopped Failed Passed Running Completed Finished Created Updated Deleted
 `.split(/\s+/).filter((w) => w !== ''));
 
 /**
+ * "World" in the six other languages, as a program greets it ("Hallo Welt", "Hola Mundo", "Witaj Świecie"): after a
+ * greeting it is no one's name. English "World" is among STOP_WORDS, a feature the model was trained with.
+ */
+export const WORLD_WORDS: ReadonlySet<string> = new Set('Welt Monde Mundo Mondo Wereld Świecie Świat'.split(' '));
+
+/**
  * God, in the seven languages and Polish cases: capitalised where a name stands ("God gave rock and roll", "Gott
  * sei Dank") and no one's personal data. Not among STOP_WORDS: those are a feature the model was trained with.
  */
@@ -304,6 +310,14 @@ export const DEITIES: ReadonlySet<string> = new Set('God Gott Dieu Dios Dio Bóg
  */
 export const PRODUCT_NAMES: ReadonlySet<string> = new Set(
   'Claude Alexa Siri Cortana Gemini Copilot Opus Sonnet Haiku Fable Mistral Llama Bard Jarvis Watson Jasper'.split(' '),
+);
+
+/**
+ * Operating systems and processor architectures, as man pages and build logs name them ("Unter Linux hat sich …",
+ * "auf PowerPC und Xtensa"): alone, never a person.
+ */
+export const PLATFORM_NAMES: ReadonlySet<string> = new Set(
+  'Linux FreeBSD OpenBSD NetBSD Solaris Minix Debian Ubuntu Fedora Gentoo PowerPC Xtensa DECnet'.split(' '),
 );
 
 /** Words before a name that make it part of a place's name: "St Thomas' Hospital", "San Francisco", "Sankt Georg". */

@@ -7,6 +7,7 @@ import {
   COMMON_WORD_GIVEN_NAME_SET,
   GIVEN_NAME_SET,
   GREETING_FORMS,
+  WORLD_WORDS,
   isListedName,
   LONE_SURNAME_SET,
   NAME_CUES,
@@ -235,6 +236,7 @@ function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
     const name = m[1] ?? m[2] ?? '';
     // A particle after "M." opens no surname: "M." is an initial there ("M. van Dijk").
     if (ONE_LETTER_TITLE_BEFORE_RE.test(m[0].slice(0, m[0].length - name.length)) && PARTICLE_OPENING_RE.test(name)) continue;
+    if (WORLD_WORDS.has(name)) continue;
     pushContextName(m.index + m[0].length - name.length, name, out);
   }
 }

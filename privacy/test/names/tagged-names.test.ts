@@ -88,6 +88,10 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(league, [span(league, 'A.', 'PER', 30)])).to.deep.equal([]);
     const product = 'Fast mode for Claude Code uses Sonnet for it.';
     expect(people(product, [span(product, 'Claude Code', 'PER', 40), span(product, 'Sonnet', 'PER', 40)])).to.deep.equal([]);
+    // An operating system or architecture alone, however sure the tagger is ("Unter Linux hat sich …").
+    const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
+    const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
+    expect(people(platform, platforms)).to.deep.equal([]);
     const heading = 'see Status Workflow below';
     expect(people(heading, [span(heading, 'Status Workflow', 'PER', 9, { commonWords: 2 })])).to.deep.equal([]);
     // A plural acronym is no word of a name, whatever the margin; a name of capitals is still one.

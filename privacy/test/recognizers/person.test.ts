@@ -274,6 +274,13 @@ describe('privacy/recognizers/person', () => {
     expect(names('Zie de Tar Handleiding: tar -x pakt uit, tar -c maakt aan.')).to.deep.equal([]);
   });
 
+  it('takes no "world" a program greets for a name, in any of the seven languages', () => {
+    for (const text of ['Hallo Welt!', 'printf("Hola Mundo\\n");', 'Ciao Mondo', 'Bonjour Monde', 'Hallo Wereld', 'Witaj Świecie!', 'Hello World']) {
+      expect(names(text), text).to.deep.equal([]);
+    }
+    expect(names('Hallo Anna!')).to.deep.equal(['Anna']);
+  });
+
   it('credits no firm, and no name without a credit', () => {
     for (const text of [
       'Copyright (c) 2015 Google Inc.',
