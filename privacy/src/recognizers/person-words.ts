@@ -299,6 +299,17 @@ Started Stopped Failed Passed Running Completed Finished Created Updated Deleted
 export const WORLD_WORDS: ReadonlySet<string> = new Set('Welt Monde Mundo Mondo Wereld Świecie Świat'.split(' '));
 
 /**
+ * Words that open an English sentence and no name: after a variable or an argument that ends the sentence before, a
+ * title rule read "M. However" or "sig. Unlike strsignal()" as a title and a name (git's and the C library's man
+ * pages: "… but not M. Finally, the natural merge …").
+ */
+export const SENTENCE_OPENERS: ReadonlySet<string> = new Set(
+  `However Finally Additionally Note Unlike Also Then Thus Hence Otherwise Instead Moreover Furthermore
+Therefore Similarly Likewise Nevertheless Nonetheless Meanwhile Consequently Alternatively Conversely Indeed Here
+Since Because Although Unless Until After Before Whereas`.split(/\s+/),
+);
+
+/**
  * God, in the seven languages and Polish cases: capitalised where a name stands ("God gave rock and roll", "Gott
  * sei Dank") and no one's personal data. Not among STOP_WORDS: those are a feature the model was trained with.
  */

@@ -274,6 +274,17 @@ describe('privacy/recognizers/person', () => {
     expect(names('Zie de Tar Handleiding: tar -x pakt uit, tar -c maakt aan.')).to.deep.equal([]);
   });
 
+  it('takes no sentence opener after a variable or argument that reads as a title ("M.", "sig.") for a name', () => {
+    for (const text of [
+      'R is TREESAME to X but not M. Finally, the natural merge resolution is X.',
+      'running git diff-index --cached $M. Note that this does not match.',
+      'the signal number passed in the argument sig. Unlike strsignal() this string is not allocated.',
+    ]) {
+      expect(names(text), text).to.deep.equal([]);
+    }
+    expect(names('M. Dupont et Mme Lefèvre sont arrivés, Mr. Still aussi.')).to.deep.equal(['Dupont', 'Lefèvre', 'Still']);
+  });
+
   it('takes no "world" a program greets for a name, in any of the seven languages', () => {
     for (const text of ['Hallo Welt!', 'printf("Hola Mundo\\n");', 'Ciao Mondo', 'Bonjour Monde', 'Hallo Wereld', 'Witaj Świecie!', 'Hello World']) {
       expect(names(text), text).to.deep.equal([]);
