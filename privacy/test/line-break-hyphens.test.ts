@@ -20,10 +20,20 @@ describe('privacy/line-break-hyphens', () => {
     expect(slice(at('Bl\u00e4t\u00adtermann'))).to.equal('Bl\u00e4t\u00adtermann');
   });
 
-  it('leaves a hyphen before a capital, a digit, a blank line or the text end, and a text with none', () => {
-    expect(joinHyphenatedLines('Schmidt\u2010\n  Bauer and pages 10\u2010\n  12')).to.equal(null);
+  it('closes up an ASCII hyphen at a line end as man writes it in the C locale', () => {
+    const text = 'par Chris-\n       tophe Blaess, Fran-\n       cois Micaux';
+    const joined = joinHyphenatedLines(text);
+    expect(joined?.text).to.equal('par Christophe Blaess, Francois Micaux');
+    const start = (joined?.text ?? '').indexOf('Francois');
+    const [from, to] = joined?.toOriginal(start, start + 'Francois Micaux'.length) ?? [-1, -1];
+    expect(text.slice(from, to)).to.equal('Fran-\n       cois Micaux');
+  });
+
+  it('leaves a hyphen before a capital, a digit, a list item, a blank line or the text end, and a text with none', () => {
+    expect(joinHyphenatedLines('Schmidt\u2010\n  Bauer and pages 10\u2010\n  12, Jean-\n  Pierre')).to.equal(null);
     expect(joinHyphenatedLines('co\u2010\n\n   operate; ends on a hyphen\u2010\n')).to.equal(null);
     expect(joinHyphenatedLines('Anna Kowalska, tel. 020 7946 0958')).to.equal(null);
-    expect(joinHyphenatedLines('well-known-\n  words')).to.equal(null);
+    expect(joinHyphenatedLines('items-\n- first\n+added-\n+line')).to.equal(null);
+    expect(joinHyphenatedLines('Lese-\n       und Schreibzugriff, Ein-\n oder Ausgabe, read-\n  and write')).to.equal(null);
   });
 });
