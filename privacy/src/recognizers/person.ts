@@ -224,7 +224,6 @@ function pushContextName(start: number, name: string, out: Candidate[]): void {
   out.push({ type: 'PERSON', start: start + offices.length, end: start + name.length, rank: RANK_CONTEXT });
 }
 
-const FIRST_NAME_WORD_RE = /^[^ \t]+/;
 const ONE_LETTER_TITLE_BEFORE_RE = /(?:^|[ \t'’])M\.?[ \t]$/;
 const PARTICLE_OPENING_RE = /^[a-z]/;
 
@@ -238,7 +237,7 @@ function findAfterContext(re: RegExp, text: string, out: Candidate[]): void {
     const name = m[1] ?? m[2] ?? '';
     // A particle after "M." opens no surname: "M." is an initial there ("M. van Dijk").
     if (ONE_LETTER_TITLE_BEFORE_RE.test(m[0].slice(0, m[0].length - name.length)) && PARTICLE_OPENING_RE.test(name)) continue;
-    if (WORLD_WORDS.has(name) || SENTENCE_OPENERS.has(FIRST_NAME_WORD_RE.exec(name)?.[0] ?? '')) continue;
+    if (WORLD_WORDS.has(name) || SENTENCE_OPENERS.has(wordsOf(name)[0] ?? '')) continue;
     pushContextName(m.index + m[0].length - name.length, name, out);
   }
 }
