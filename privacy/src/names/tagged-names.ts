@@ -320,7 +320,6 @@ function openingsAgain(text: string, opened: readonly TaggedSpan[]): { start: nu
   return out;
 }
 
-
 /**
  * Whether what agent text makes look like a name is none (agent-text-words.ts): a date's weekday and month, a man
  * page's header line, a user-agent string's words, a Rust or C++ path, a product before a word for software, a
