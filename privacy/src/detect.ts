@@ -1,5 +1,5 @@
 import { digitWindows } from './digit-windows.js';
-import { joinHyphenatedLines } from './line-break-hyphens.js';
+import { joinBrokenLines } from './line-breaks.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
 import { addDeclinedNames } from './names/declined-names.js';
@@ -48,8 +48,9 @@ function scan(
   settle(all: readonly Candidate[], marked: ReadonlySet<string>): Finding[];
 } {
   const spaced = original.replace(SPACE_LIKE_RE, ' ');
-  // Words `man` hyphenated at a line's end are read whole; findings go back onto the text as written.
-  const joined = joinHyphenatedLines(spaced);
+  // Words `man` hyphenated at a line's end, and names wrapped across lines, are read whole; findings go back
+  // onto the text as written.
+  const joined = joinBrokenLines(spaced);
   const text = joined?.text ?? spaced;
   const candidates: Candidate[] = [];
   for (const r of TEXT_RECOGNIZERS) r.find(text, candidates);

@@ -34,6 +34,22 @@ describe('privacy/detect', () => {
     ]);
   });
 
+  it('reads a name wrapped across two lines whole, behind a comment marker too, and returns it as written', () => {
+    // Text wrapped at a fixed width breaks lines between a given name and its surname: the line break opened a
+    // sentence for the tagger, which found the two halves as two people or left the surname readable.
+    const page = 'Rmadison und https://qa.debian.org/madison.php wurden von Christoph\n       Berg <myon@example.org> geschrieben.';
+    expect(detect(page).map((f) => [f.type, f.value])).to.deep.equal([
+      ['PERSON', 'Christoph\n       Berg'],
+      ['EMAIL', 'myon@example.org'],
+    ]);
+    const comment = '// The parser was written for this project in 2019 by Stefano\n// Zacchiroli, who still maintains it.\nparse(input);';
+    const found = detect(comment);
+    expect(found.map((f) => [f.type, f.value])).to.deep.equal([['PERSON', 'Stefano\n// Zacchiroli']]);
+    for (const f of found) expect(comment.slice(f.start, f.end)).to.equal(f.value);
+    // A distribution's name ending a line is no person with the next line's first word.
+    expect(detect('Translations of the documentation were maintained for Gentoo\nLinux until 2011.')).to.deep.equal([]);
+  });
+
   it('reads no-break, narrow no-break, figure and thin spaces as spaces, and returns the values as written', () => {
     for (const space of ['\u00a0', '\u202f', '\u2007', '\u2009']) {
       const iban = ['GB82', 'WEST', '1234', '5698', '7654', '32'].join(space);
