@@ -136,6 +136,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(isListedName)) return -1;
     // A product before a word that is no surname: "Claude Code", "Claude Opus".
     if (PRODUCT_NAMES.has(parts[0] as string) && !SURNAME_SET.has(parts[1] as string)) return -1;
+    // An operating system's name in it: a distribution ("Gentoo Linux", "Arch Linux"), no one's name.
+    if (parts.some((p) => PLATFORM_NAMES.has(p))) return -1;
     return start;
   }
   const word = text.slice(start, s.end);

@@ -92,6 +92,9 @@ describe('privacy: which tagger spans become names', () => {
     const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
     const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
     expect(people(platform, platforms)).to.deep.equal([]);
+    // Nor with another word: a distribution ("Gentoo Linux", "Arch Linux").
+    const distro = 'Translations for Gentoo Linux and Arch Linux are kept.';
+    expect(people(distro, [span(distro, 'Gentoo Linux', 'PER', 30), span(distro, 'Arch Linux', 'PER', 30)])).to.deep.equal([]);
     const heading = 'see Status Workflow below';
     expect(people(heading, [span(heading, 'Status Workflow', 'PER', 9, { commonWords: 2 })])).to.deep.equal([]);
     // A plural acronym is no word of a name, whatever the margin; a name of capitals is still one.
