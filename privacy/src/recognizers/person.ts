@@ -192,6 +192,8 @@ const CUES_BY_LAST_WORD: ReadonlyMap<string, readonly string[]> = (() => {
 const NOT_AFTER = String.raw`(?<!${LETTER}|[\d_'’.@/\\-])`;
 const NAME_BEFORE_PHONE_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]?(?:[–—-][ \t]?|\()$`);
 const NAME_BEFORE_EMAIL_RE = new RegExp(String.raw`${NOT_AFTER}(${NAME_SEQ})[ \t]*<$`);
+/** The one-word particles, in lower case as they stand inside a name ("von", "van", "de"). */
+const PARTICLE_WORD_SET: ReadonlySet<string> = new Set(PARTICLES.filter((p) => !p.includes(' ') && p === p.toLowerCase()));
 /** A line's indent and a mailbox's opening bracket, nothing else. */
 const BRACKET_ALONE_RE = /^[ \t]*<$/;
 
@@ -441,7 +443,9 @@ export function namesBeforeContacts(text: string, found: readonly Candidate[], o
     // Dervla Mulholland (020 …)"): the name is the rest.
     const words = name.split(/[ \t]+/);
     if (words.length >= 3 && !GIVEN_NAME_SET.has(words[0] ?? '') && !COMMON_WORD_GIVEN_NAME_SET.has(words[0] ?? '')) {
-      const cut = name.length - name.slice((words[0] ?? '').length).trimStart().length;
+      let cut = name.length - name.slice((words[0] ?? '').length).trimStart().length;
+      // A particle left opening it before a given name is a preposition: "Copyright von Patrick Schoenfeld <…>".
+      if (PARTICLE_WORD_SET.has(words[1] ?? '') && GIVEN_NAME_SET.has(words[2] ?? '')) cut = name.indexOf(words[2] as string, cut);
       nameStart += cut;
       name = name.slice(cut);
     }

@@ -274,6 +274,15 @@ describe('privacy/recognizers/person', () => {
     expect(names('Zie de Tar Handleiding: tar -x pakt uit, tar -c maakt aan.')).to.deep.equal([]);
   });
 
+  it('leaves a preposition before a credit\'s given name out of the name, and keeps a surname\'s own particle', () => {
+    // "von"/"de" here mean "by": the name before the mailbox started on the line's first word and lost only it.
+    expect(names('Dieser Code steht unter dem Copyright von Patrick Schoenfeld <ps@example.org>, alle Rechte vorbehalten.')).to.deep.equal([
+      'Patrick Schoenfeld',
+    ]);
+    expect(names('TRADUCTOR Traducción de Rudy Godoy <rudy@example.org>')).to.deep.equal(['Rudy Godoy']);
+    expect(names('Copyright von Weizsäcker <rw@example.org>')).to.deep.equal(['von Weizsäcker']);
+  });
+
   it('takes no sentence opener after a variable or argument that reads as a title ("M.", "sig.") for a name', () => {
     for (const text of [
       'R is TREESAME to X but not M. Finally, the natural merge resolution is X.',
