@@ -1,3 +1,4 @@
+import { inSoftwareList } from './software-lists.js';
 import { RANK_FORMAT } from '../recognizer.js';
 import type { Candidate } from '../recognizer.js';
 import { notAPersonHere, startsWithSalutation } from '../recognizers/person.js';
@@ -353,6 +354,8 @@ function agentTextLookalike(
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).
   const known = isListedName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
+  // One item of a list written as software ("GnuTLS, OpenSSL, Rustls, Schannel, or wolfSSL", software-lists.ts).
+  if (!known && inSoftwareList(text, start, end)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
   if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
   // A word no list knows opening a table's cell and a phrase in lower case: the cell's description ("│ Guión o

@@ -1,0 +1,69 @@
+// A capitalised word standing as one item of a list whose other items are written the way software is ("BoringSSL,
+// GnuTLS, LibreSSL, OpenSSL, mbedTLS, Rustls, Schannel (native Windows), or wolfSSL"; "Maemo, Mbed, Meego, MINIX,
+// Minoca, Moblin, MorphOS, MPE/iX"; a JSON array of licence ids "BSD-3-Clause", "Barr", "Beerware") is software,
+// an operating system or a licence like them, not a person. Only the list's own lines are read, and a word the
+// name lists know is left to the other rules ("Thanks to FrenchBen, jsmith and Anna").
+
+/**
+ * Where a list's items part: a comma or semicolon, a bar, a full stop or a colon before a space (or a colon before
+ * an array), or "and"/"or" in the seven languages.
+ */
+const ITEM_BREAK_RE = /[,;|]|[.:](?=\s)|:(?=\[)|[ \t](?:and|or|und|oder|et|ou|y|o|e|en|of|i|lub)[ \t]/u;
+/** A line ending on a comma: the list goes on on the next one. */
+const GOES_ON_RE = /,[ \t]*$/;
+/** A remark in brackets ending an item ("Schannel (native Windows)"), or its start where the line ends. */
+const REMARK_RE = /[ \t]*\([^()]*\)?[\s"'`\]]*$/u;
+/** Quotes, brackets and spaces around an item. */
+const ITEM_TRIM_RE = /^[\s"'`[(]+|[\s"'`\])]+$/gu;
+/** An item written as software: humps ("OpenSSL", "mbedTLS", "macOS"), capitals, digits, or a path's or version's marks. */
+const SOFTWARE_SHAPED_RE = /^(?:\S*\p{Ll}\p{Lu}\S*|\p{Lu}{2,}\S*|\S*\d\S*|\S*[/_.]\S*)$/u;
+/** A list this long (the word's item included) before its shape says anything. */
+const MIN_ITEMS = 3;
+/** Other items written as software it needs. */
+const MIN_SOFTWARE_ITEMS = 2;
+/** How far either way a list is read on the word's line. */
+const REACH = 240;
+
+/**
+ * Whether the word at [start, end) is a whole item of a list with other items written as software: the list on its
+ * line, and on the lines before and after it that a comma joins to it ("…, Rustls,\nSchannel (native Windows), or
+ * wolfSSL.").
+ */
+export function inSoftwareList(text: string, start: number, end: number): boolean {
+  let from = text.lastIndexOf('\n', start - 1) + 1;
+  while (from > 0 && start - from < REACH) {
+    const previous = text.lastIndexOf('\n', from - 2) + 1;
+    if (!GOES_ON_RE.test(text.slice(previous, from - 1))) break;
+    from = previous;
+  }
+  from = Math.max(from, start - REACH);
+  let to = end;
+  for (;;) {
+    const next = text.indexOf('\n', to);
+    if (next < 0 || next > end + REACH) {
+      to = Math.min(text.length, end + REACH);
+      break;
+    }
+    to = next;
+    if (!GOES_ON_RE.test(text.slice(Math.max(end, next - 8), next))) break;
+    to = next + 1;
+  }
+  const before = text.slice(from, start).split(ITEM_BREAK_RE);
+  const after = text.slice(end, to).split(ITEM_BREAK_RE);
+  // The word's own item is the word alone: nothing but quotes, brackets or a remark in brackets around it.
+  if (trimItem(before.pop() ?? '') !== '' || trimItem(after.shift() ?? '') !== '') return false;
+  // The list ends where an item no longer looks like one: a phrase of more than three words.
+  const items = [...before.reverse(), ...after].map(trimItem);
+  let count = 1;
+  let software = 0;
+  for (const item of items) {
+    if (item === '' || item.split(/\s+/).length > 3) continue;
+    count += 1;
+    if (SOFTWARE_SHAPED_RE.test(item)) software += 1;
+  }
+  return count >= MIN_ITEMS && software >= MIN_SOFTWARE_ITEMS;
+}
+
+function trimItem(item: string): string {
+  return item.replace(REMARK_RE, '').replace(ITEM_TRIM_RE, '');
+}

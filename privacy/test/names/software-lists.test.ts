@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { inSoftwareList } from '../../src/names/software-lists.js';
+
+/** inSoftwareList for the first `word` in `text`. */
+function listed(text: string, word: string): boolean {
+  const at = text.indexOf(word);
+  return inSoftwareList(text, at, at + word.length);
+}
+
+describe('privacy/names/software-lists', () => {
+  it('reads a word as software among list items written as software, on its line and the lines a comma joins', () => {
+    expect(listed('Maemo, Mbed, Meego, Micrium, MINIX, Minoca, Moblin, MorphOS, MPE/iX, MS-DOS', 'Minoca')).to.equal(true);
+    expect(listed('curl can use one of: AWS-LC,\nBoringSSL, GnuTLS, OpenSSL, mbedTLS, Rustls, Schannel (native\nWindows), or wolfSSL. They all work.', 'Schannel')).to.equal(true);
+    expect(listed('"licenses": ["BSD-3-Clause", "Borg", "Beerware", "MIT"]', 'Borg')).to.equal(true);
+    expect(listed('Debian-Architekturen Amd64, Arm64, Armel, Armhf, Hurd-i386, I386', 'Armhf')).to.equal(true);
+  });
+
+  it('leaves a word in a list of names, in prose, or with too few items written as software', () => {
+    // A football line-up: every item a plain capitalised word.
+    expect(listed('Manchester United: Schmeichel, Irwin, Pallister, May, Neville, Johnsen, Giggs.', 'Pallister')).to.equal(false);
+    // Not the whole item: the word is part of a phrase.
+    expect(listed('We thank OpenSSL, GnuTLS, and Kowalczyk who fixed the build.', 'Kowalczyk')).to.equal(false);
+    // One other item written as software is not enough; nor is a list of two.
+    expect(listed('Reviewed by Kowalczyk, Nowak and jsmith_42.', 'Kowalczyk')).to.equal(false);
+    expect(listed('OpenSSL and Kowalczyk', 'Kowalczyk')).to.equal(false);
+    // A comma ending the line before does not join a list that the next line does not go on with.
+    expect(listed('Built with OpenSSL, GnuTLS, wolfSSL\nKowalczyk wrote the docs, tests and examples.', 'Kowalczyk')).to.equal(false);
+  });
+});
