@@ -147,7 +147,8 @@ const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
   `api apis sdk sdks cli plugin plugins handler handlers parser parsers server servers library libraries component
   components module modules package packages driver drivers extension extensions framework frameworks devtools
   repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
-  daemon protocol runtime compiler toolchain bindings syntax syntaxes grammar grammars theme themes`.split(/\s+/).filter((w) => w !== ''),
+  daemon protocol runtime compiler toolchain bindings syntax syntaxes grammar grammars theme themes shell shells binding
+  backend backends frontend frontends engine engines interpreter interpreters toolkit toolkits`.split(/\s+/).filter((w) => w !== ''),
 );
 const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
 
@@ -184,4 +185,27 @@ const OPEN_DERIVE_BEFORE = /(?:#\[|derive\()[^()\]\n]*$/;
 /** Whether `at` is inside a Rust derive list or attribute ("Clone" in "#[derive(Copy, Clone)]"): a trait, no name. */
 export function inDeriveList(text: string, at: number): boolean {
   return OPEN_DERIVE_BEFORE.test(text.slice(Math.max(0, at - 80), at));
+}
+
+/**
+ * A command-line option and its argument, then the gap before its description, alone on the line up to `at`:
+ * "  --pointer=STR         Pointer to the current line", "-o, --output <file>\tOutput file". The description's
+ * first word is capitalised as a sentence's, no name.
+ */
+const OPTION_BEFORE = /(?:^|\n)[ \t]*(?:-{1,2}\w[\w-]*(?:[= ](?:<[^>\n]+>|\[[^\]\n]+\]|[A-Z_]+|[a-z_]+))?(?:,[ \t]*)?)+(?:[ \t]{2,}|\t)$/;
+
+/** Whether the word at `at` opens the description of a command-line option on the option's line. */
+export function opensOptionDescription(text: string, at: number): boolean {
+  return OPTION_BEFORE.test(text.slice(Math.max(0, at - 80), at));
+}
+
+/** A defined term's opening: "(the \"Waiver\")", "hereinafter 'Licensee'", "referred to as “Recipient”". */
+const TERM_BEFORE = /(?:\bthe|\bhereinafter|\bas)[ \t]+["'“‘]$/iu;
+const TERM_QUOTES: Readonly<Record<string, string>> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
+
+/** Whether [start, end) is a term a licence or contract defines in quotes ("the \"Waiver\""), no name. */
+export function isDefinedTerm(text: string, start: number, end: number): boolean {
+  const open = text.charAt(start - 1);
+  const close = TERM_QUOTES[open];
+  return close !== undefined && text.charAt(end) === close && TERM_BEFORE.test(text.slice(Math.max(0, start - 16), start));
 }

@@ -26,10 +26,12 @@ import {
   initialJoinedToWord,
   inProductTokens,
   isDateWords,
+  isDefinedTerm,
   isIdentifierWord,
   namesSoftware,
   nearby,
   onManPageHeader,
+  opensOptionDescription,
   opensTableCell,
   writtenLowerCase,
 } from './agent-text-words.js';
@@ -356,6 +358,9 @@ function agentTextLookalike(
   if (!known && partOfCompounds(text, word, start)) return true;
   // One item of a list written as software ("GnuTLS, OpenSSL, Rustls, Schannel, or wolfSSL", software-lists.ts).
   if (!known && inSoftwareList(text, start, end)) return true;
+  // An option's description opening ("--pointer=STR   Pointer to the current line"), a licence's defined term
+  // ('(the "Waiver")').
+  if (opensOptionDescription(text, start) || isDefinedTerm(text, start, end)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
   if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
   // A word no list knows opening a table's cell and a phrase in lower case: the cell's description ("│ Guión o

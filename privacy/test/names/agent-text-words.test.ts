@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
-import { initialJoinedToWord, inProductTokens, isDateWords, isIdentifierWord, namesSoftware, onManPageHeader, writtenLowerCase } from '../../src/names/agent-text-words.js';
+import {
+  initialJoinedToWord,
+  inProductTokens,
+  isDateWords,
+  isDefinedTerm,
+  isIdentifierWord,
+  namesSoftware,
+  onManPageHeader,
+  opensOptionDescription,
+  writtenLowerCase,
+} from '../../src/names/agent-text-words.js';
 import { declaresType } from '../../src/names/type-names.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
@@ -60,7 +70,24 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(at('Elastic Search handler', 'Elastic Search')).to.equal(true);
     expect(at('Anna Kowalska reviewed the API', 'Anna Kowalska')).to.equal(false);
     expect(at('Plugin', 'Plugin')).to.equal(false);
+    expect(at('If SHELL is not set, the Bourne shell is assumed.', 'Bourne')).to.equal(true);
+    expect(at('Free Pascal, Delphi and Kylix binding written by Christophe Espern.', 'Kylix')).to.equal(true);
     expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
+  });
+
+  it("reads an option's description and a licence's defined term as no name", () => {
+    const option = (text: string, word: string): boolean => opensOptionDescription(text, text.indexOf(word));
+    expect(option("      --pointer=STR         Pointer to the current line (default: '>')", 'Pointer')).to.equal(true);
+    expect(option('  -o, --output <file>\tOutput file', 'Output')).to.equal(true);
+    expect(option('  -v, --verbose   Verbose output\n  -q  Quiet', 'Quiet')).to.equal(true);
+    // One space is no column gap; a word after prose is no description.
+    expect(option('  --anna Anna wrote it', 'Anna')).to.equal(false);
+    expect(option('Thanks to --all of you, Anna', 'Anna')).to.equal(false);
+    const term = (text: string, word: string): boolean => isDefinedTerm(text, text.indexOf(word), text.indexOf(word) + word.length);
+    expect(term('promotional purposes (the "Waiver"). Affirmer makes', 'Waiver')).to.equal(true);
+    expect(term('hereinafter \u201cLicensee\u201d', 'Licensee')).to.equal(true);
+    expect(term('I asked "Kowalska" twice', 'Kowalska')).to.equal(false);
+    expect(term('the "Waiver\'', 'Waiver')).to.equal(false);
   });
 
   it('reads Java, C# and Go declarations as type names', () => {
