@@ -2,6 +2,7 @@ import { digitWindows } from './digit-windows.js';
 import { joinBrokenLines } from './line-breaks.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
+import { withCapitalsSurnames } from './names/capitals-surnames.js';
 import { addDeclinedNames } from './names/declined-names.js';
 import { surnamesMentioned } from './names/later-mentions.js';
 import { addOpeningNames } from './names/opening-names.js';
@@ -82,7 +83,7 @@ function scan(
       return more;
     },
     settle(given, marked) {
-      const all = withoutMarked(text, given, marked);
+      const all = withCapitalsSurnames(text, withoutMarked(text, given, marked));
       if (all.length === 0) return [];
       namesBeforeContacts(text, all.slice(), all);
       const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));

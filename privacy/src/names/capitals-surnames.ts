@@ -1,0 +1,44 @@
+import type { Candidate } from '../recognizer.js';
+import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
+
+// French (and much administrative and business) writing puts the surname in capitals after the given name: "Jean
+// DUPONT", "Nicolas FRANÇOIS <…>", "Merci à Pierre DURAND". The tagger learnt names in title case and ended the
+// name on the given name, so the surname, the part that identifies, was left readable. A name ending on a known
+// given name takes the word in capitals right after it on the same line, unless that word is one capitals write
+// for something else (a role, a country, a heading, a conjunction).
+
+/**
+ * The word right after a name: three capitals or more (an apostrophe or hyphen inside: "D'ARC", "LE-GALL"), then no
+ * letter, no host's dot and no number after it (an office's code: "Carol St. Clair EB 3889").
+ */
+const CAPITALS_AFTER_RE = /^[ \t]+(\p{Lu}[\p{Lu}'’-]*\p{Lu}\p{Lu})(?![\p{L}\p{N}_@]|\.[\p{L}\p{N}]|[ \t]*\d)/u;
+/** Words in capitals that follow a given name without being its surname. */
+const NOT_SURNAMES: ReadonlySet<string> = new Set(
+  `CEO CTO CFO COO CIO CMO CISO VP SVP EVP MD PHD MBA MSC BSC HR IT PR QA PM UX UI DJ MC OK AM PM GMT UTC CET CEST BST
+  UK US USA EU UN NHS BBC CNN API SDK URL PDF CSV JSON XML HTML SQL AWS GCP CLI GUI OS PC ID ASAP FYI NB PS RE FW FWD
+  AND OR NOT THE OF TO IN ON AT BY FOR ET OU UND ODER Y O E I DE DU LA LE LES VON VAN SEE ALSO NOTE NOTES TODO FIXME
+  README AUTHOR AUTHORS BUGS NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES COPYRIGHT LICENSE WARNING ERROR INFO DEBUG
+  NOW TODAY PLEASE URGENT ALL IS WAS ARE YES NO HI THANKS`
+    .split(/\s+/)
+    .filter((w) => w !== ''),
+);
+/** A surname has a vowel; an acronym often none ("Darwin SSL", "Anna HTTP"). */
+const VOWEL_RE = /[AEIOUYÀ-ÆÈ-ÏÒ-ÖØ-ÝĄĘŁÓŚŹŻ]/u;
+/** A roman numeral ends a name too ("Louis XIV", "Humberto Flores III"): it is kept with it. */
+const LAST_WORD_RE = /[\p{L}'’]+$/u;
+
+/** `candidates` with each PERSON ending on a known given name stretched over a surname in capitals after it. */
+export function withCapitalsSurnames(text: string, candidates: Candidate[]): Candidate[] {
+  let out: Candidate[] | null = null;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i] as Candidate;
+    if (c.type !== 'PERSON') continue;
+    const last = LAST_WORD_RE.exec(text.slice(Math.max(c.start, c.end - 32), c.end))?.[0] ?? '';
+    if (!GIVEN_NAME_SET.has(last) && !last.split('-').every((part) => GIVEN_NAME_SET.has(part))) continue;
+    const m = CAPITALS_AFTER_RE.exec(text.slice(c.end, c.end + 48));
+    if (m === null || NOT_SURNAMES.has(m[1] as string) || !VOWEL_RE.test(m[1] as string)) continue;
+    out ??= candidates.slice();
+    out[i] = { ...c, end: c.end + m[0].length };
+  }
+  return out ?? candidates;
+}
