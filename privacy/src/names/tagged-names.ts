@@ -1,4 +1,3 @@
-import { inSoftwareList } from './software-lists.js';
 import { RANK_FORMAT } from '../recognizer.js';
 import type { Candidate } from '../recognizer.js';
 import { notAPersonHere, startsWithSalutation } from '../recognizers/person.js';
@@ -8,6 +7,7 @@ import {
   GIVEN_NAME_SET,
   GREETING_FORMS,
   isListedName,
+  LANGUAGE_NAMES,
   LONE_SURNAME_SET,
   OFFICES,
   PARTICLES,
@@ -40,6 +40,7 @@ import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
 import { namesAPlace, namesATerm } from './place-named-after.js';
 import { imperativeVerb } from './imperative-verbs.js';
+import { inSoftwareList } from './software-lists.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { speechCuedNames } from './speech-cued-names.js';
@@ -154,7 +155,7 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || (cue ??= besideSureName(text, people, k) || personCue(text, start, s.end));
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
   if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
-  if (PRODUCT_NAMES.has(word) || PLATFORM_NAMES.has(word)) return -1;
+  if (PRODUCT_NAMES.has(word) || PLATFORM_NAMES.has(word) || LANGUAGE_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin. Opening a sentence it is the
   // word ("Grace period …", "Will you …") where the model's lexicon writes it in lower case too; a word the

@@ -331,5 +331,20 @@ export const PLATFORM_NAMES: ReadonlySet<string> = new Set(
   'Linux FreeBSD OpenBSD NetBSD Solaris Minix Debian Ubuntu Fedora Gentoo PowerPC Xtensa DECnet'.split(' '),
 );
 
+/**
+ * Languages as English names them, in translation credits and settings ("[ Updated translations ] * Catalan
+ * (Guillem Jover)", "Debian L10n Spanish <…>"): alone, never a person. Those that are also common surnames or given
+ * names (English, French, Welsh, Irish, German, Dutch) are left out.
+ */
+export const LANGUAGE_NAMES: ReadonlySet<string> = new Set(
+  `Albanian Arabic Armenian Asturian Basque Belarusian Bengali Bosnian Breton Bulgarian Catalan Chinese Croatian Czech
+  Danish Esperanto Estonian Faroese Finnish Galician Georgian Greek Gujarati Hebrew Hindi Hungarian Icelandic
+  Indonesian Italian Japanese Kazakh Khmer Korean Kurdish Latvian Lithuanian Macedonian Malay Malayalam Marathi
+  Mongolian Nepali Norwegian Occitan Persian Polish Portuguese Punjabi Romanian Russian Serbian Sinhala Slovak
+  Slovenian Spanish Swahili Swedish Tajik Tamil Telugu Thai Tibetan Turkish Ukrainian Urdu Uzbek Vietnamese`
+    .split(/\s+/)
+    .filter((w) => w !== ''),
+);
+
 /** Words before a name that make it part of a place's name: "St Thomas' Hospital", "San Francisco", "Sankt Georg". */
 export const PLACE_PREFIXES = ['St', 'St.', 'Saint', 'Sainte', 'San', 'Santa', 'Santo', 'São', 'Sankt', 'Port', 'Fort', 'Lake', 'Mount', 'Mont'];

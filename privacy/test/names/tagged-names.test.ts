@@ -92,6 +92,9 @@ describe('privacy: which tagger spans become names', () => {
     const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
     const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
     expect(people(platform, platforms)).to.deep.equal([]);
+    // A language alone: a translation's credit ("* Catalan (Guillem Jover)").
+    const credit = '[ Updated translations ] * Catalan (Guillem Jover). Debian L10n Spanish team';
+    expect(people(credit, [span(credit, 'Catalan', 'PER', 40), span(credit, 'Spanish', 'PER', 40)])).to.deep.equal([]);
     // Nor with another word: a distribution ("Gentoo Linux", "Arch Linux").
     const distro = 'Translations for Gentoo Linux and Arch Linux are kept.';
     expect(people(distro, [span(distro, 'Gentoo Linux', 'PER', 30), span(distro, 'Arch Linux', 'PER', 30)])).to.deep.equal([]);
