@@ -35,11 +35,11 @@ export function isContraction(word: string): boolean {
 }
 
 /**
- * One capital joined to a capitalised common word: a product's or a tool's name ("CMake", "JUnit", "XCode"), never a
- * person's. Not a longer acronym's ("WEBrick"), nor one before a word that is none: posts write handles so
- * ("JAIhhooo", "SCatsx", "KKeneally"), and the Broad Twitter Corpus labels them people.
+ * One to four capitals joined to a capitalised common word: a product's, a tool's or a type's name ("CMake", "JUnit",
+ * "XCode", "OSStatus", "URLSession", "WEBrick"), never a person's. Not one before a word that is none: posts write
+ * handles so ("JAIhhooo", "SCatsx", "KKeneally"), and the Broad Twitter Corpus labels them people.
  */
-const INITIAL_JOINED = /^\p{Lu}(\p{Lu}\p{Ll}{2,})$/u;
+const INITIAL_JOINED = /^\p{Lu}{1,4}(\p{Lu}\p{Ll}{2,})$/u;
 
 /** Whether `word` is INITIAL_JOINED (`common`: whether a word is a common one in lower case). */
 export function initialJoinedToWord(word: string, common: (w: string) => boolean): boolean {

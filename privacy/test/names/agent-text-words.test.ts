@@ -162,10 +162,11 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people(table)).to.deep.equal([]);
   });
 
-  it('reads one capital joined to a common word as a tool, not a handle or a name', () => {
-    const common = (w: string): boolean => ['make', 'unit', 'code'].includes(w.toLowerCase());
-    for (const w of ['CMake', 'JUnit', 'XCode']) expect(initialJoinedToWord(w, common), w).to.equal(true);
-    for (const w of ['SGengler', 'KKeneally', 'GIbson', 'WEBrick', 'Make', 'McDonald']) expect(initialJoinedToWord(w, common), w).to.equal(false);
+  it('reads one to four capitals joined to a common word as a tool or a type, not a handle or a name', () => {
+    const common = (w: string): boolean => ['make', 'unit', 'code', 'status', 'session', 'brick'].includes(w.toLowerCase());
+    for (const w of ['CMake', 'JUnit', 'XCode', 'OSStatus', 'URLSession', 'WEBrick']) expect(initialJoinedToWord(w, common), w).to.equal(true);
+    for (const w of ['SGengler', 'KKeneally', 'GIbson', 'JAIhhooo', 'Make', 'McDonald', 'ABCDEStatus']) expect(initialJoinedToWord(w, common), w).to.equal(false);
+    expect(people('  init(_ host: String, _ trust: SecTrust, _ status: OSStatus) {')).to.deep.equal([]);
     expect(people('README: Add small note about CMake on Windows.')).to.deep.equal([]);
   });
 
