@@ -1,8 +1,11 @@
+import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
+
 // A capitalised word standing as one item of a list whose other items are written the way software is ("BoringSSL,
 // GnuTLS, LibreSSL, OpenSSL, mbedTLS, Rustls, Schannel (native Windows), or wolfSSL"; "Maemo, Mbed, Meego, MINIX,
 // Minoca, Moblin, MorphOS, MPE/iX"; a JSON array of licence ids "BSD-3-Clause", "Barr", "Beerware") is software,
-// an operating system or a licence like them, not a person. Only the list's own lines are read, and a word the
-// name lists know is left to the other rules ("Thanks to FrenchBen, jsmith and Anna").
+// an operating system or a licence like them, not a person. Only the list's own lines are read; a word the name
+// lists know is left to the other rules ("Thanks to FrenchBen, jsmith and Anna"), and so is any item of a list with
+// a person's full name in it ("KenHV, Khalila, Koichi ITO").
 
 /**
  * Where a list's items part: a comma or semicolon, a bar, a full stop or a colon before a space (or a colon before
@@ -17,6 +20,7 @@ const REMARK_RE = /[ \t]*\([^()]*\)?[\s"'`\]]*$/u;
 const ITEM_TRIM_RE = /^[\s"'`[(]+|[\s"'`\])]+$/gu;
 /** An item written as software: humps ("OpenSSL", "mbedTLS", "macOS"), capitals, digits, or a path's or version's marks. */
 const SOFTWARE_SHAPED_RE = /^(?:\S*\p{Ll}\p{Lu}\S*|\p{Lu}{2,}\S*|\S*\d\S*|\S*[/_.]\S*)$/u;
+const CAPITALISED_RE = /^\p{Lu}/u;
 /** A list this long (the word's item included) before its shape says anything. */
 const MIN_ITEMS = 3;
 /** Other items written as software it needs. */
@@ -57,7 +61,10 @@ export function inSoftwareList(text: string, start: number, end: number): boolea
   let count = 1;
   let software = 0;
   for (const item of items) {
-    if (item === '' || item.split(/\s+/).length > 3) continue;
+    const words = item.split(/\s+/);
+    if (item === '' || words.length > 3) continue;
+    // A person's full name among them makes it a list of people, handles and all ("KenHV, Khalila, Koichi ITO").
+    if (words.length > 1 && GIVEN_NAME_SET.has(words[0] as string) && words.every((w) => CAPITALISED_RE.test(w))) return false;
     count += 1;
     if (SOFTWARE_SHAPED_RE.test(item)) software += 1;
   }

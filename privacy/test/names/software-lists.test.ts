@@ -23,6 +23,9 @@ describe('privacy/names/software-lists', () => {
     // One other item written as software is not enough; nor is a list of two.
     expect(listed('Reviewed by Kowalczyk, Nowak and jsmith_42.', 'Kowalczyk')).to.equal(false);
     expect(listed('OpenSSL and Kowalczyk', 'Kowalczyk')).to.equal(false);
+    // Handles beside a person's full name: a list of people ("KenHV, Khalila, Koichi ITO").
+    expect(listed('Juan V\u00e1squez, KenHV, Khalila, +Koichi ITO, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(false);
+    expect(listed('KenHV, Khalila, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(true);
     // A comma ending the line before does not join a list that the next line does not go on with.
     expect(listed('Built with OpenSSL, GnuTLS, wolfSSL\nKowalczyk wrote the docs, tests and examples.', 'Kowalczyk')).to.equal(false);
   });
