@@ -290,6 +290,7 @@ Bot Model Models Store Stores Database Cache Queue Topic Stream Streams Gateway 
 Module Package Plugin Extension Library Framework Driver Adapter Connector Sdk Cli Core Kit Hub Lab Labs Suite
 Edition Version Release Update Upgrade Deploy Deployment Test Tests Error Errors Exception Warning Info Debug Log Logs
 Started Stopped Failed Passed Running Completed Finished Created Updated Deleted Received Sent Loaded Saved
+Lorem Ipsum
 `.split(/\s+/).filter((w) => w !== ''));
 
 /**

@@ -92,6 +92,9 @@ describe('privacy: which tagger spans become names', () => {
     const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
     const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
     expect(people(platform, platforms)).to.deep.equal([]);
+    // The placeholder text of templates and tests.
+    const filler = 'let s = "Lorem ipsum dolor sit amet"; <p>Lorem Ipsum is simply dummy text</p>';
+    expect(people(filler, [span(filler, 'Lorem', 'PER', 40), span(filler, 'Lorem Ipsum', 'PER', 40)])).to.deep.equal([]);
     // A language alone: a translation's credit ("* Catalan (Guillem Jover)").
     const credit = '[ Updated translations ] * Catalan (Guillem Jover). Debian L10n Spanish team';
     expect(people(credit, [span(credit, 'Catalan', 'PER', 40), span(credit, 'Spanish', 'PER', 40)])).to.deep.equal([]);
