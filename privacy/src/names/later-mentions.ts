@@ -1,5 +1,6 @@
 import { RANK_FORMAT, type Candidate } from '../recognizer.js';
 import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET, LONE_SURNAME_SET, STOP_WORDS, TITLE_SET, WITH_WORDS } from '../recognizers/person-words.js';
+import { usedAsCode } from './code-words.js';
 import { margins } from './detector-margins.js';
 import type { TaggedSpan } from './name-tagger.js';
 import { lastStartingBy } from './span-search.js';
@@ -372,6 +373,9 @@ export function addLaterMentions(
     const at = m.index;
     const end = at + m[0].length;
     if (!lonePersonAt(text, at, end, namedIndex, commonWord) || taken.overlaps(at, end)) continue;
+    // A word the text uses as code nearby is a type, whatever a string names ("Joe Employee" in a test beside
+    // "public class Employee", code-words.ts).
+    if (usedAsCode(text, m[0], at)) continue;
     // A place or organisation the tagger is sure of stays one ("Jones Medical"), except a Polish case of a
     // surname, read alone as a place: after a preposition the tagger takes "z Kowalczykiem" for "z Krakowem".
     if (vetoed.some(at, end, (v) => !(polish && m[0] !== surname && v.start === at && v.end === end))) continue;

@@ -67,6 +67,13 @@ describe('privacy: a full name\'s surname found again alone', () => {
     expect(mentions('Diana Ross śpiewała. Słuchałem Rossa.', ['Diana Ross'])).to.deep.equal(['Rossa']);
   });
 
+  it('leaves a surname the text uses as code: a type named in a test\'s fixture', () => {
+    const test = 'public class Employee\n{\n    public string Name { get; set; }\n}\nEmployee joe = new Employee();\njoe.Name = "Joe Employee";\nEmployee mike = joe;';
+    expect(mentions(test, ['Joe Employee'])).to.deep.equal([]);
+    // In prose beside it, the same surname is the person.
+    expect(mentions('Joe Employee wrote the report. Employee said it was late.', ['Joe Employee'])).to.deep.equal(['Employee']);
+  });
+
   it('leaves a word that only begins with the surname, or a compound made of it', () => {
     const text = 'Tony Blair spoke. The Blairite wing and Blair-era policy, then pre-Blair Britain and Blairs.';
     expect(mentions(text, ['Tony Blair'])).to.deep.equal(['Blairs']);
