@@ -1,4 +1,5 @@
 import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
+import { isIdentifierWord } from './agent-text-words.js';
 
 // A capitalised word standing as one item of a list whose other items are written the way software is ("BoringSSL,
 // GnuTLS, LibreSSL, OpenSSL, mbedTLS, Rustls, Schannel (native Windows), or wolfSSL"; "Maemo, Mbed, Meego, MINIX,
@@ -18,8 +19,13 @@ const GOES_ON_RE = /,[ \t]*$/;
 const REMARK_RE = /[ \t]*\([^()]*\)?[\s"'`\]]*$/u;
 /** Quotes, brackets and spaces around an item. */
 const ITEM_TRIM_RE = /^[\s"'`[(]+|[\s"'`\])]+$/gu;
-/** An item written as software: humps ("OpenSSL", "mbedTLS", "macOS"), capitals, digits, or a path's or version's marks. */
-const SOFTWARE_SHAPED_RE = /^(?:\S*\p{Ll}\p{Lu}\S*|\p{Lu}{2,}\S*|\S*\d\S*|\S*[/_.]\S*)$/u;
+/**
+ * An item written as software, one token: humps after a lower-case start ("mbedTLS", "macOS", "wolfSSL"), letters
+ * and digits together ("AVR32", "Apache-2.0"), or a path's, identifier's or version's marks inside ("MPE/iX",
+ * "node_modules", "Node.js"); with isIdentifierWord, a capitalised word's humps ("OpenSSL", "MorphOS"). Not capitals
+ * alone, nor a number alone: OCR'd newspapers write surnames in capitals and lists of them beside house numbers.
+ */
+const SOFTWARE_SHAPED_RE = /^(?:\p{Ll}\S*\p{Lu}\S*|\S*\p{L}\S*\d\S*|\S*\d\S*\p{L}\S*|\S*[\p{L}\p{N}][/_.][\p{L}\p{N}]\S*)$/u;
 const CAPITALISED_RE = /^\p{Lu}/u;
 /** A list this long (the word's item included) before its shape says anything. */
 const MIN_ITEMS = 3;
@@ -66,7 +72,7 @@ export function inSoftwareList(text: string, start: number, end: number): boolea
     // A person's full name among them makes it a list of people, handles and all ("KenHV, Khalila, Koichi ITO").
     if (words.length > 1 && GIVEN_NAME_SET.has(words[0] as string) && words.every((w) => CAPITALISED_RE.test(w))) return false;
     count += 1;
-    if (SOFTWARE_SHAPED_RE.test(item)) software += 1;
+    if (words.length === 1 && (SOFTWARE_SHAPED_RE.test(item) || isIdentifierWord(item))) software += 1;
   }
   return count >= MIN_ITEMS && software >= MIN_SOFTWARE_ITEMS;
 }

@@ -11,7 +11,7 @@ describe('privacy/names/software-lists', () => {
   it('reads a word as software among list items written as software, on its line and the lines a comma joins', () => {
     expect(listed('Maemo, Mbed, Meego, Micrium, MINIX, Minoca, Moblin, MorphOS, MPE/iX, MS-DOS', 'Minoca')).to.equal(true);
     expect(listed('curl can use one of: AWS-LC,\nBoringSSL, GnuTLS, OpenSSL, mbedTLS, Rustls, Schannel (native\nWindows), or wolfSSL. They all work.', 'Schannel')).to.equal(true);
-    expect(listed('"licenses": ["BSD-3-Clause", "Borg", "Beerware", "MIT"]', 'Borg')).to.equal(true);
+    expect(listed('"licenses": ["Apache-2.0", "BSD-3-Clause", "Borg", "Beerware", "MIT"]', 'Borg')).to.equal(true);
     expect(listed('Debian-Architekturen Amd64, Arm64, Armel, Armhf, Hurd-i386, I386', 'Armhf')).to.equal(true);
   });
 
@@ -23,6 +23,10 @@ describe('privacy/names/software-lists', () => {
     // One other item written as software is not enough; nor is a list of two.
     expect(listed('Reviewed by Kowalczyk, Nowak and jsmith_42.', 'Kowalczyk')).to.equal(false);
     expect(listed('OpenSSL and Kowalczyk', 'Kowalczyk')).to.equal(false);
+    // Surnames in capitals, house numbers and abbreviations are no software: an OCR'd newspaper's list of people.
+    expect(listed('MM. DUPONT, MARTIN, 12, Lefaucheux et DURAND', 'Lefaucheux')).to.equal(false);
+    // A name's own humps are no software's ("McDonald", "DeShawn").
+    expect(listed('McDonald, DeShawn, MacLeod and Kowalczyk', 'Kowalczyk')).to.equal(false);
     // Handles beside a person's full name: a list of people ("KenHV, Khalila, Koichi ITO").
     expect(listed('Juan V\u00e1squez, KenHV, Khalila, +Koichi ITO, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(false);
     expect(listed('KenHV, Khalila, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(true);
