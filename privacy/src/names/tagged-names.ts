@@ -186,7 +186,15 @@ function personCue(text: string, start: number, end: number): boolean {
   if ((after !== undefined && SPEECH_VERBS.has(after)) || PERSON_AFTER_RE.test(rest)) return true;
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before === undefined) return false;
-  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(before.toLowerCase()) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+  return SPEECH_VERBS.has(before) || ROLE_WORDS.has(before.toLowerCase()) || OFFICES.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`) || germanCompoundRole(before);
+}
+
+/** German roles and offices that end the compounds German builds of them ("Handelsminister", "SPD-Vizefraktionschef"). */
+const GERMAN_ROLE_ENDINGS = /^\p{Lu}[\p{L}-]{2,}(?:minister|ministerin|präsident|präsidentin|kanzler|kanzlerin|chef|chefin|sprecher|sprecherin|vorsitzender|vorsitzende|direktor|direktorin|trainer|aktivist|aktivistin|sekretär|sekretärin|abgeordneter|abgeordnete|bürgermeister|bürgermeisterin|kommissar|kommissarin|botschafter|politiker|politikerin|spieler|spielerin|stürmer|torhüter|anwalt|anwältin|richter|richterin|autor|autorin|sänger|sängerin|schauspieler|schauspielerin|regisseur|führer|leiter|leiterin)$/u;
+
+/** Whether `word` is a German compound ending on a role or an office ("Handelsminister Gref"). */
+function germanCompoundRole(word: string): boolean {
+  return word.length > 6 && GERMAN_ROLE_ENDINGS.test(word);
 }
 
 /** Between two items of a list: a comma, a dash, a slash, or "and" in one of the seven languages. */

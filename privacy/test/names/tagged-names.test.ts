@@ -48,12 +48,15 @@ describe('privacy: which tagger spans become names', () => {
       ['Das sah auch Trainer Sammers so.', 'Sammers'],
       ['Die Familie Nadscharow möchte zurück.', 'Nadscharow'],
       ['Het is geen afstel , aldus Vanderhaeghenbroek.', 'Vanderhaeghenbroek'],
+      // A German compound ending on a role or an office.
+      ['Das erwartet Handelsminister Grefowski nicht.', 'Grefowski'],
+      ['Das sagte SPD-Vizefraktionschef Körperlein gestern.', 'Körperlein'],
     ];
     for (const [text, name] of cases) {
       // Opening a sentence at 20, or mid-sentence at 5: below the margins a word needs with nothing beside it.
       const margin = text.startsWith(name) ? 20 : 5;
       expect(people(text, [span(text, name, 'PER', margin)]), text).to.deep.equal([name]);
-      const plain = text.replace(/said|erklärte|zegt|dijo|spiega|powiedział|affirme|Minister|presidente|whose|68 ,|Trainer|Familie|aldus/, 'then');
+      const plain = text.replace(/said|erklärte|zegt|dijo|spiega|powiedział|affirme|Handelsminister|SPD-Vizefraktionschef|Minister|presidente|whose|68 ,|Trainer|Familie|aldus/, 'then');
       expect(people(plain, [span(plain, name, 'PER', margin)]), plain).to.deep.equal([]);
     }
   });
