@@ -5,8 +5,8 @@ import { isIdentifierWord } from './agent-text-words.js';
 // GnuTLS, LibreSSL, OpenSSL, mbedTLS, Rustls, Schannel (native Windows), or wolfSSL"; "Maemo, Mbed, Meego, MINIX,
 // Minoca, Moblin, MorphOS, MPE/iX"; a JSON array of licence ids "BSD-3-Clause", "Barr", "Beerware") is software,
 // an operating system or a licence like them, not a person. Only the list's own lines are read; a word the name
-// lists know is left to the other rules ("Thanks to FrenchBen, jsmith and Anna"), and so is any item of a list with
-// a person's full name in it ("KenHV, Khalila, Koichi ITO").
+// lists know only as a quoted value among many such ("Thanks to FrenchBen, jsmith and Anna" stays a person), and no
+// item of a list with a person's full name in it ("KenHV, Khalila, Koichi ITO").
 
 /**
  * Where a list's items part: a comma or semicolon, a bar, a full stop or a colon before a space (or a colon before
@@ -27,6 +27,9 @@ const ITEM_TRIM_RE = /^[\s"'`[(]+|[\s"'`\])]+$/gu;
  */
 const SOFTWARE_SHAPED_RE = /^(?:\p{Ll}\S*\p{Lu}\S*|\S*\p{L}\S*\d\S*|\S*\d\S*\p{L}\S*|\S*[\p{L}\p{N}][/_.][\p{L}\p{N}]\S*)$/u;
 const CAPITALISED_RE = /^\p{Lu}/u;
+const QUOTES: ReadonlySet<string> = new Set(['"', "'", '`']);
+/** A key's colon or equals sign, then quotes and spaces, right before the word. */
+const VALUE_OF_FIELD_RE = /[:=][\s"'`]*$/;
 /** A list this long (the word's item included) before its shape says anything. */
 const MIN_ITEMS = 3;
 /** Other items written as software it needs. */
@@ -37,9 +40,11 @@ const REACH = 240;
 /**
  * Whether the word at [start, end) is a whole item of a list with other items written as software: the list on its
  * line, and on the lines before and after it that a comma joins to it ("…, Rustls,\nSchannel (native Windows), or
- * wolfSSL.").
+ * wolfSSL."). A word the name lists know (`listed`) needs more: quoted as a value of a list of values, twice as many
+ * of them written as software (SPDX's licence ids hold "Barr" and "Artistic-1.0").
  */
-export function inSoftwareList(text: string, start: number, end: number): boolean {
+export function inSoftwareList(text: string, start: number, end: number, listed = false): boolean {
+  if (listed && !(QUOTES.has(text.charAt(start - 1)) && text.charAt(end) === text.charAt(start - 1))) return false;
   let from = text.lastIndexOf('\n', start - 1) + 1;
   while (from > 0 && start - from < REACH) {
     const previous = text.lastIndexOf('\n', from - 2) + 1;
@@ -58,6 +63,8 @@ export function inSoftwareList(text: string, start: number, end: number): boolea
     if (!GOES_ON_RE.test(text.slice(Math.max(end, next - 8), next))) break;
     to = next + 1;
   }
+  // A field's value is no list's item, whatever the other fields hold: '"name": "Kowalczyk", "id": "u_123"'.
+  if (VALUE_OF_FIELD_RE.test(text.slice(Math.max(from, start - 8), start))) return false;
   const before = text.slice(from, start).split(ITEM_BREAK_RE);
   const after = text.slice(end, to).split(ITEM_BREAK_RE);
   // The word's own item is the word alone: nothing but quotes, brackets or a remark in brackets around it.
@@ -74,7 +81,7 @@ export function inSoftwareList(text: string, start: number, end: number): boolea
     count += 1;
     if (words.length === 1 && (SOFTWARE_SHAPED_RE.test(item) || isIdentifierWord(item))) software += 1;
   }
-  return count >= MIN_ITEMS && software >= MIN_SOFTWARE_ITEMS;
+  return count >= MIN_ITEMS && software >= (listed ? 2 * MIN_SOFTWARE_ITEMS : MIN_SOFTWARE_ITEMS);
 }
 
 function trimItem(item: string): string {

@@ -366,7 +366,7 @@ function agentTextLookalike(
   const known = isListedName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
   // One item of a list written as software ("GnuTLS, OpenSSL, Rustls, Schannel, or wolfSSL", software-lists.ts).
-  if (!known && inSoftwareList(text, start, end)) return true;
+  if (inSoftwareList(text, start, end, known)) return true;
   // An option's description opening ("--pointer=STR   Pointer to the current line"), a licence's defined term
   // ('(the "Waiver")').
   if (opensOptionDescription(text, start) || isDefinedTerm(text, start, end)) return true;

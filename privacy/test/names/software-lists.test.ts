@@ -13,6 +13,12 @@ describe('privacy/names/software-lists', () => {
     expect(listed('curl can use one of: AWS-LC,\nBoringSSL, GnuTLS, OpenSSL, mbedTLS, Rustls, Schannel (native\nWindows), or wolfSSL. They all work.', 'Schannel')).to.equal(true);
     expect(listed('"licenses": ["Apache-2.0", "BSD-3-Clause", "Borg", "Beerware", "MIT"]', 'Borg')).to.equal(true);
     expect(listed('Debian-Architekturen Amd64, Arm64, Armel, Armhf, Hurd-i386, I386', 'Armhf')).to.equal(true);
+    // A word the name lists know: only as a quoted value among twice as many written as software (SPDX's ids).
+    const spdx = '"enum": [\n  "Artistic-1.0",\n  "Artistic-2.0",\n  "Bahyph",\n  "Barr",\n  "Beerware",\n  "BitTorrent-1.0",\n  "BitTorrent-1.1",\n';
+    const at = spdx.indexOf('Barr');
+    expect(inSoftwareList(spdx, at, at + 4, true)).to.equal(true);
+    const thanks = 'Thanks to FrenchBen, jsmith_42, OpenSSL and Barr';
+    expect(inSoftwareList(thanks, thanks.indexOf('Barr'), thanks.indexOf('Barr') + 4, true)).to.equal(false);
   });
 
   it('leaves a word in a list of names, in prose, or with too few items written as software', () => {
@@ -27,6 +33,9 @@ describe('privacy/names/software-lists', () => {
     expect(listed('MM. DUPONT, MARTIN, 12, Lefaucheux et DURAND', 'Lefaucheux')).to.equal(false);
     // A name's own humps are no software's ("McDonald", "DeShawn").
     expect(listed('McDonald, DeShawn, MacLeod and Kowalczyk', 'Kowalczyk')).to.equal(false);
+    // A field's value, beside fields holding ids and dates: a record of a person.
+    expect(listed('{ "name": "Kowalczyk", "id": "u_123", "created": "2024-01-01T10:00", "team": "api_v2" }', 'Kowalczyk')).to.equal(false);
+    expect(listed('name: Kowalczyk, id: u_123, created: 2024-01-01, team: api_v2', 'Kowalczyk')).to.equal(false);
     // Handles beside a person's full name: a list of people ("KenHV, Khalila, Koichi ITO").
     expect(listed('Juan V\u00e1squez, KenHV, Khalila, +Koichi ITO, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(false);
     expect(listed('KenHV, Khalila, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(true);
