@@ -50,8 +50,8 @@ const NOUN_BEFORE_RE = new RegExp(`[ \\t\\n("]${NOUNS}[ \\t]+["“«„]?[ \\t]?
 const SUFFIX_AFTER_RE = new RegExp(`[ \\t](?:${wordAlternation(MARKING_SUFFIXES)}|Sp\\. z o\\.o\\.)(?!${LETTER_CLASS}|\\.${LETTER_CLASS})`, 'g');
 /** An article right before a word. */
 const ARTICLE_BEFORE_RE = /(?:^|[^\p{L}])(?:the|a|an|der|die|das|den|dem|des|ein|eine|einen|einem|eines|le|la|un|une|el|il|lo|uno|het|de|een)[ \t]+$/u;
-/** Up to three capitalised words, one space apart, ending the text before a suffix. */
-const WORDS_BEFORE_SUFFIX_RE = new RegExp(`((?:${WORD}[ \\t]){0,2}${WORD})$`);
+/** Up to three capitalised words, one space apart, ending the text before a suffix, a comma or not ("Galois, Inc"). */
+const WORDS_BEFORE_SUFFIX_RE = new RegExp(`((?:${WORD}[ \\t]){0,2}${WORD}),?$`);
 
 /** The words `text` marks as an organisation's or a work's name. */
 export function markedWords(text: string): Set<string> {

@@ -10,6 +10,9 @@ describe('privacy: firms and works named after people; names opening a sentence'
   it('reads the words a text marks as a firm or a work', () => {
     const text = 'The novel Frankenstein sold. Barilla S.p.A. grew; Ford Motor Company rose; der Konzern Siemens; stacja Orlen.';
     expect([...markedWords(text)].sort()).to.deep.equal(['Barilla', 'Ford', 'Frankenstein', 'Motor', 'Orlen', 'Siemens']);
+    // A legal form after a comma, as English writes it ("Redis Labs, Inc", "Kowalczyk, LLC").
+    expect([...markedWords(' * Copyright (c) 2015, Redis Labs, Inc\n * Copyright 2019 Kowalczyk, LLC')].sort()).to.deep.equal(['Kowalczyk', 'Labs', 'Redis']);
+    expect(persons('Copyright 2019 Kowalczyk, LLC. All rights reserved.')).to.deep.equal([]);
   });
 
   it('marks nothing after a noun that is a verb, a film, a given name without an article, or a Polish work', () => {
