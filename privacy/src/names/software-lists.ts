@@ -76,8 +76,10 @@ export function inSoftwareList(text: string, start: number, end: number, listed 
   for (const item of items) {
     const words = item.split(/\s+/);
     if (item === '' || words.length > 3) continue;
-    // A person's full name among them makes it a list of people, handles and all ("KenHV, Khalila, Koichi ITO").
+    // A person's full name, a handle or a mailbox among them makes it a list of people ("KenHV, Khalila, Koichi
+    // ITO", "@jsmith_42, @dev2 and Brzęczyszczykiewicz").
     if (words.length > 1 && GIVEN_NAME_SET.has(words[0] as string) && words.every((w) => CAPITALISED_RE.test(w))) return false;
+    if (item.includes('@')) return false;
     count += 1;
     if (words.length === 1 && (SOFTWARE_SHAPED_RE.test(item) || isIdentifierWord(item))) software += 1;
   }

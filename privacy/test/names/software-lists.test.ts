@@ -39,6 +39,9 @@ describe('privacy/names/software-lists', () => {
     // Handles beside a person's full name: a list of people ("KenHV, Khalila, Koichi ITO").
     expect(listed('Juan V\u00e1squez, KenHV, Khalila, +Koichi ITO, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(false);
     expect(listed('KenHV, Khalila, XhmikosR, mertkahyaoglu', 'Khalila')).to.equal(true);
+    // Handles and mailboxes make it a list of people too.
+    expect(listed('Thanks to @jsmith_42, @dev2, Brzęczyszczykiewicz and @ops_team', 'Brzęczyszczykiewicz')).to.equal(false);
+    expect(listed('Reviewed-by: js_42, ops.team, Brzęczyszczykiewicz, anna@example.org', 'Brzęczyszczykiewicz')).to.equal(false);
     // A comma ending the line before does not join a list that the next line does not go on with.
     expect(listed('Built with OpenSSL, GnuTLS, wolfSSL\nKowalczyk wrote the docs, tests and examples.', 'Kowalczyk')).to.equal(false);
   });
