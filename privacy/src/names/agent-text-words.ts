@@ -213,3 +213,18 @@ export function isDefinedTerm(text: string, start: number, end: number): boolean
   const close = TERM_QUOTES[open];
   return close !== undefined && text.charAt(end) === close && TERM_BEFORE.test(text.slice(Math.max(0, start - 16), start));
 }
+
+/** A version in brackets after a word: a product's name and number ("(macOS 10.15)", "(Ubuntu 22.04)", "(v2.3)"). */
+const VERSION_AFTER = /^[ \t]*\([ \t]*(?:\p{L}[\p{L}\p{N}+-]*[ \t]+)?v?\d+(?:\.\d+)+[ \t]*\)/u;
+/** A product's name and major number, then an opening bracket, before a word: "Debian 11 (Bullseye)". */
+const VERSION_BEFORE = /\p{L}[\p{L}\p{N}+-]*[ \t]+\d+(?:\.\d+)*[ \t]*\($/u;
+
+/**
+ * Whether [start, end) is a release's code name: before its product and version in brackets ("remove Catalina
+ * (macOS 10.15)"), or in brackets after them ("Debian 11 (Bullseye)"). A year alone is no version: "Smith (2019)"
+ * cites a person.
+ */
+export function namesARelease(text: string, start: number, end: number): boolean {
+  if (VERSION_AFTER.test(text.slice(end, end + 40))) return true;
+  return text.charAt(end) === ')' && VERSION_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+}

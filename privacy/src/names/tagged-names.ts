@@ -28,6 +28,7 @@ import {
   isDateWords,
   isDefinedTerm,
   isIdentifierWord,
+  namesARelease,
   namesSoftware,
   nearby,
   onManPageHeader,
@@ -370,6 +371,8 @@ function agentTextLookalike(
   // An option's description opening ("--pointer=STR   Pointer to the current line"), a licence's defined term
   // ('(the "Waiver")').
   if (opensOptionDescription(text, start) || isDefinedTerm(text, start, end)) return true;
+  // A release's code name beside its product and version ("Catalina (macOS 10.15)", "Debian 11 (Bullseye)").
+  if (namesARelease(text, start, end)) return true;
   // A declined form of a word the text writes alone, outside the names the tagger found ("Debiana" beside "Debian").
   if (!known && declinedFormOfWritten(text, word, start, (at) => inSpan(people, at))) return true;
   // A word no list knows opening a table's cell and a phrase in lower case: the cell's description ("│ Guión o

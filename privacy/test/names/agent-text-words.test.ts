@@ -6,6 +6,7 @@ import {
   isDateWords,
   isDefinedTerm,
   isIdentifierWord,
+  namesARelease,
   namesSoftware,
   onManPageHeader,
   opensOptionDescription,
@@ -73,6 +74,14 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(at('If SHELL is not set, the Bourne shell is assumed.', 'Bourne')).to.equal(true);
     expect(at('Free Pascal, Delphi and Kylix binding written by Christophe Espern.', 'Kylix')).to.equal(true);
     expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
+  });
+
+  it("reads a release's code name beside its product and version as no name, and a cited author as one", () => {
+    const release = (text: string, word: string): boolean => namesARelease(text, text.indexOf(word), text.indexOf(word) + word.length);
+    expect(release('- Update macos.md, remove Catalina (macOS 10.15) ([#9405])', 'Catalina')).to.equal(true);
+    expect(release('before Debian 11 (Bullseye), unprivileged user namespaces', 'Bullseye')).to.equal(true);
+    expect(release('As Kowalczyk (2019) showed, the method works.', 'Kowalczyk')).to.equal(false);
+    expect(release('Ask Kowalczyk (room 12) today', 'Kowalczyk')).to.equal(false);
   });
 
   it("reads an option's description and a licence's defined term as no name", () => {
