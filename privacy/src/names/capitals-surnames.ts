@@ -12,19 +12,20 @@ import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
  * letter, no host's dot and no number after it (an office's code: "Carol St. Clair EB 3889").
  */
 const CAPITALS_AFTER_RE = /^[ \t]+(\p{Lu}[\p{Lu}'’-]*\p{Lu}\p{Lu})(?![\p{L}\p{N}_@]|\.[\p{L}\p{N}]|[ \t]*\d)/u;
-/** Words in capitals that follow a given name without being its surname. */
+/**
+ * Words in capitals that follow a given name without being its surname: a role, a country, a conjunction, a
+ * heading, a shout. (Shorter words, and acronyms without a vowel, fail the rules around it already.)
+ */
 const NOT_SURNAMES: ReadonlySet<string> = new Set(
-  `CEO CTO CFO COO CIO CMO CISO VP SVP EVP MD PHD MBA MSC BSC HR IT PR QA PM UX UI DJ MC OK AM PM GMT UTC CET CEST BST
-  UK US USA EU UN NHS BBC CNN API SDK URL PDF CSV JSON XML HTML SQL AWS GCP CLI GUI OS PC ID ASAP FYI NB PS RE FW FWD
-  AND OR NOT THE OF TO IN ON AT BY FOR ET OU UND ODER Y O E I DE DU LA LE LES VON VAN SEE ALSO NOTE NOTES TODO FIXME
-  README AUTHOR AUTHORS BUGS NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES COPYRIGHT LICENSE WARNING ERROR INFO DEBUG
-  NOW TODAY PLEASE URGENT ALL IS WAS ARE YES NO HI THANKS`
+  `CEO CTO CFO COO CIO CMO CISO EVP MBA UTC CET CEST USA API URL JSON AWS CLI GUI ASAP FYI AND NOT THE FOR UND ODER
+  LES VON VAN SEE ALSO NOTE NOTES TODO FIXME README AUTHOR AUTHORS BUGS NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES
+  COPYRIGHT LICENSE WARNING ERROR INFO DEBUG NOW TODAY PLEASE URGENT ALL WAS ARE YES THANKS`
     .split(/\s+/)
     .filter((w) => w !== ''),
 );
 /** A surname has a vowel; an acronym often none ("Darwin SSL", "Anna HTTP"). */
 const VOWEL_RE = /[AEIOUYÀ-ÆÈ-ÏÒ-ÖØ-ÝĄĘŁÓŚŹŻ]/u;
-/** A roman numeral ends a name too ("Louis XIV", "Humberto Flores III"): it is kept with it. */
+/** The name's last word. (A roman numeral after a name passes the rules too, and is kept with it: "Louis XIV".) */
 const LAST_WORD_RE = /[\p{L}'’]+$/u;
 
 /** `candidates` with each PERSON ending on a known given name stretched over a surname in capitals after it. */

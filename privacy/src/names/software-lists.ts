@@ -4,9 +4,10 @@ import { isIdentifierWord } from './agent-text-words.js';
 // A capitalised word standing as one item of a list whose other items are written the way software is ("BoringSSL,
 // GnuTLS, LibreSSL, OpenSSL, mbedTLS, Rustls, Schannel (native Windows), or wolfSSL"; "Maemo, Mbed, Meego, MINIX,
 // Minoca, Moblin, MorphOS, MPE/iX"; a JSON array of licence ids "BSD-3-Clause", "Barr", "Beerware") is software,
-// an operating system or a licence like them, not a person. Only the list's own lines are read; a word the name
-// lists know only as a quoted value among many such ("Thanks to FrenchBen, jsmith and Anna" stays a person), and no
-// item of a list with a person's full name in it ("KenHV, Khalila, Koichi ITO").
+// an operating system or a licence like them, not a person. Only the list's own lines are read. A word the name
+// lists know is read so only as a quoted value among many such ("Thanks to FrenchBen, jsmith and Anna" keeps its
+// person), and no item is in a list with a person's full name, a handle or a mailbox in it ("KenHV, Khalila, Koichi
+// ITO").
 
 /**
  * Where a list's items part: a comma or semicolon, a bar, a full stop or a colon before a space (or a colon before
@@ -69,7 +70,7 @@ export function inSoftwareList(text: string, start: number, end: number, listed 
   const after = text.slice(end, to).split(ITEM_BREAK_RE);
   // The word's own item is the word alone: nothing but quotes, brackets or a remark in brackets around it.
   if (trimItem(before.pop() ?? '') !== '' || trimItem(after.shift() ?? '') !== '') return false;
-  // The list ends where an item no longer looks like one: a phrase of more than three words.
+  // An item of more than three words is a phrase around the list, not one of its items: it counts for nothing.
   const items = [...before.reverse(), ...after].map(trimItem);
   let count = 1;
   let software = 0;
