@@ -191,7 +191,13 @@ function personCue(text: string, start: number, end: number): boolean {
 }
 
 /** German roles and offices that end the compounds German builds of them ("Handelsminister", "SPD-Vizefraktionschef"). */
-const GERMAN_ROLE_ENDINGS = /^\p{Lu}[\p{L}-]{2,}(?:minister|ministerin|präsident|präsidentin|kanzler|kanzlerin|chef|chefin|sprecher|sprecherin|vorsitzender|vorsitzende|direktor|direktorin|trainer|aktivist|aktivistin|sekretär|sekretärin|abgeordneter|abgeordnete|bürgermeister|bürgermeisterin|kommissar|kommissarin|botschafter|politiker|politikerin|spieler|spielerin|stürmer|torhüter|anwalt|anwältin|richter|richterin|autor|autorin|sänger|sängerin|schauspieler|schauspielerin|regisseur|führer|leiter|leiterin)$/u;
+const GERMAN_ROLES = `minister ministerin präsident präsidentin kanzler kanzlerin chef chefin sprecher sprecherin vorsitzender
+  vorsitzende direktor direktorin trainer aktivist aktivistin sekretär sekretärin abgeordneter abgeordnete bürgermeister
+  bürgermeisterin kommissar kommissarin botschafter politiker politikerin spieler spielerin stürmer torhüter anwalt
+  anwältin richter richterin autor autorin sänger sängerin schauspieler schauspielerin regisseur führer leiter leiterin`
+  .split(/\s+/)
+  .filter((w) => w !== '');
+const GERMAN_ROLE_ENDINGS = new RegExp(`^\\p{Lu}[\\p{L}-]{2,}(?:${GERMAN_ROLES.join('|')})$`, 'u');
 
 /** Whether `word` is a German compound ending on a role or an office ("Handelsminister Gref"). */
 function germanCompoundRole(word: string): boolean {
