@@ -1,4 +1,4 @@
-import { nearbyBounds } from './agent-text-words.js';
+import { nearbyBounds, TextMemo } from './agent-text-words.js';
 
 // A capitalised word that the same text uses as code nearby is a type, a library or a tool, not a person, even
 // where it stands in prose ("class Logger implements" beside "Logger.php", "Measure Gson and Jackson parsing"
@@ -81,23 +81,11 @@ function lowerAsCode(text: string, lower: string, at: number): boolean {
  * case. Answers are kept per block and word, like writtenLowerCase's: a file repeats its type names.
  */
 export function usedAsCode(text: string, word: string, at: number): boolean {
-  // Two string objects compare by content: set on every call, the next call compares one object with itself, at
-  // once. Kept only on change, a text equal to the last but another object (the detector's joined copy of a text
-  // it read before, a conversation's message sent again) was read whole on every call: 257 calls, 36 ms per 2 MB.
-  if (text !== memoText) memo.clear();
-  memoText = text;
   const [from, to] = nearbyBounds(text, at);
-  const key = `${from}:${word}`;
-  let answer = memo.get(key);
-  if (answer === undefined) {
-    answer = findAsCode(text, word, from, to);
-    memo.set(key, answer);
-  }
-  return answer;
+  return codeAnswers.get(text, `${from}:${word}`, () => findAsCode(text, word, from, to));
 }
 
-let memoText: string | undefined;
-const memo = new Map<string, boolean>();
+const codeAnswers = new TextMemo();
 
 function findAsCode(text: string, word: string, from: number, to: number): boolean {
   // Searched in the block alone: text.indexOf from `from` reads on to the text's end where the block has no match.
