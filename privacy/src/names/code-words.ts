@@ -78,11 +78,12 @@ function lowerAsCode(text: string, lower: string, at: number): boolean {
 
 /**
  * Whether the text around `at` (the block writtenLowerCase reads) uses `word` as code, as written or in lower
- * case. Answers are kept per block and word, like writtenLowerCase's: a file repeats its type names.
+ * case. Answers are kept per block (its start and end: the first two blocks both start at 0) and word, like
+ * writtenLowerCase's: a file repeats its type names.
  */
 export function usedAsCode(text: string, word: string, at: number): boolean {
   const [from, to] = nearbyBounds(text, at);
-  return codeAnswers.get(text, `${from}:${word}`, () => findAsCode(text, word, from, to));
+  return codeAnswers.get(text, `${from}:${to}:${word}`, () => findAsCode(text, word, from, to));
 }
 
 const codeAnswers = new TextMemo();
