@@ -2,6 +2,7 @@ import { digitWindows } from './digit-windows.js';
 import { joinBrokenLines } from './line-breaks.js';
 import { isInsideLookalike } from './lookalike.js';
 import { findTaggedNames, isCommonWord, personGoesOn } from './names/name-detector.js';
+import { withoutAgentSignatures } from './names/agent-signatures.js';
 import { withCapitalsSurnames } from './names/capitals-surnames.js';
 import { addDeclinedNames } from './names/declined-names.js';
 import { surnamesMentioned } from './names/later-mentions.js';
@@ -86,7 +87,8 @@ function scan(
       const all = withCapitalsSurnames(text, withoutMarked(text, given, marked));
       if (all.length === 0) return [];
       namesBeforeContacts(text, all.slice(), all);
-      const kept = all.filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
+      // A coding agent's commit trailer names no person ("Co-Authored-By: Claude <noreply@anthropic.com>").
+      const kept = withoutAgentSignatures(text, all).filter((c) => c.type === 'EMAIL' || !isInsideLookalike(text, c.start, c.end));
       return resolveOverlaps(kept).map((s) => {
         const [start, end] = joined === null ? [s.start, s.end] : joined.toOriginal(s.start, s.end);
         return { type: s.type, start, end, value: original.slice(start, end) };
