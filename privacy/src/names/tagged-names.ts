@@ -13,6 +13,7 @@ import {
   PARTICLES,
   PLATFORM_NAMES,
   PRODUCT_NAMES,
+  PRODUCT_WORDS_AFTER,
   ROLE_WORDS,
   SPEECH_VERBS,
   STOP_WORDS,
@@ -86,8 +87,14 @@ const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
 // A common word opening a longer name ("Frank Schlömer", "Guy Forget", but "Ieri Bianchi", "Szanowna Pani …") is
 // cut off below this margin; cutting it whatever the margin lost 2-6 names per 100 in dev (names-model tune).
 
+/** Whether `word` after an assistant's name makes it a product: no known surname, and a product's word, a common word, an acronym or a number. */
+function productWord(word: string, commonWord: (word: string) => boolean): boolean {
+  if (SURNAME_SET.has(word)) return false;
+  return PRODUCT_NAMES.has(word) || PRODUCT_WORDS_AFTER.has(word) || commonWord(word) || /^[\p{Lu}\d.]+$/u.test(word);
+}
+
 /** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
-function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[], k: number): number {
+function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[], k: number, commonWord: (word: string) => boolean): number {
   let start = s.start;
   let words = s.words;
   // The margin and lexicon flag of the name's first word (the span's, until a word is trimmed off its front).
@@ -139,8 +146,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     // Cut off after a particle ("Meta Lenguaje del" in "… del Web") with no known name: a title's words, where a
     // person's name would go on to its surname ("Julien de", "Ludwig van" keep their given names).
     if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(isListedName)) return -1;
-    // A product before a word that is no surname: "Claude Code", "Claude Opus".
-    if (PRODUCT_NAMES.has(parts[0] as string) && !SURNAME_SET.has(parts[1] as string)) return -1;
+    // A product: "Claude Code", "Claude Opus", "Gemini 2.5" (but "Claude Monet", "Claude Shannon").
+    if (PRODUCT_NAMES.has(parts[0] as string) && productWord(parts[1] as string, commonWord)) return -1;
     // An operating system's name in it: a distribution ("Gentoo Linux", "Arch Linux"), no one's name.
     if (parts.some((p) => PLATFORM_NAMES.has(p))) return -1;
     return start;
@@ -272,7 +279,7 @@ export function addTaggedNames(
       continue;
     }
     k += 1;
-    const from = personStart(text, s, people, k);
+    const from = personStart(text, s, people, k, commonWord);
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence, people, commonWord) || imperativeVerb(text, start, end)) continue;

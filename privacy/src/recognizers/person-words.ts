@@ -325,6 +325,13 @@ export const PRODUCT_NAMES: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Words after an assistant's name that make it a product and that the model's lexicon does not write in lower case
+ * ("Claude Desktop", "Gemini Ultra"); a common word ("Claude Code", "Gemini Pro") or an acronym or number ("Claude
+ * API", "Llama 3") does so too, a surname no list holds ("Claude Monet", "Claude Debussy") does not.
+ */
+export const PRODUCT_WORDS_AFTER: ReadonlySet<string> = new Set('Desktop Workspace Shortcuts Artifacts Ultra Nano Mini'.split(' '));
+
+/**
  * Operating systems and processor architectures, as man pages and build logs name them ("Unter Linux hat sich …",
  * "auf PowerPC und Xtensa"): alone, never a person.
  */

@@ -89,8 +89,16 @@ describe('privacy: which tagger spans become names', () => {
     // A lone initial with its full stop is no name ("Serie A.").
     const league = 'Il club gioca in Serie A.';
     expect(people(league, [span(league, 'A.', 'PER', 30)])).to.deep.equal([]);
-    const product = 'Fast mode for Claude Code uses Sonnet for it.';
-    expect(people(product, [span(product, 'Claude Code', 'PER', 40), span(product, 'Sonnet', 'PER', 40)])).to.deep.equal([]);
+    // An assistant's name before a common word (the lexicon's), a model's name, an acronym or a number is a
+    // product; before a surname no list holds, a person.
+    const product = 'Fast mode for Claude Code uses Sonnet for it, Claude Desktop and Claude Opus 4.5 the API via Claude SDK.';
+    const products = ['Claude Code', 'Sonnet', 'Claude Desktop', 'Claude Opus', 'Claude SDK'].map((w) => span(product, w, 'PER', 40));
+    expect(people(product, products, [], ['Code'])).to.deep.equal([]);
+    const painter = 'Claude Monet painted it; Gemini Okafor signed.';
+    expect(people(painter, [span(painter, 'Claude Monet', 'PER', 40), span(painter, 'Gemini Okafor', 'PER', 40)], [], ['Code'])).to.deep.equal([
+      'Claude Monet',
+      'Gemini Okafor',
+    ]);
     // An operating system or architecture alone, however sure the tagger is ("Unter Linux hat sich …").
     const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
     const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
