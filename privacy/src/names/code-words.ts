@@ -1,13 +1,14 @@
-import { nearbyBounds, TextMemo } from './agent-text-words.js';
+import { beforeVersion, nearbyBounds, TextMemo } from './agent-text-words.js';
 
 // A capitalised word that the same text uses as code nearby is a type, a library or a tool, not a person, even
 // where it stands in prose ("class Logger implements" beside "Logger.php", "Measure Gson and Jackson parsing"
 // beside "com.fasterxml.jackson.core" and "JacksonStreamParser", "Ausgabe von Tar" beside "tar -x", "after Cobra
 // tried" beside "TestCompletionCobraFlags"). The evidence is the word itself, or its lower-case form, where only
 // code writes it: inside an identifier, touching member or call punctuation, as a package path's segment, as a
-// command with an option or a man page's reference. Lower-case prose ("on darwin.") is no such evidence: many
-// names are words too (writtenLowerCase, agent-text-words.ts, covers words the name lists do not know). Set on
-// the dev part of the agent-text set (test/fixtures/agent-text); its held-out part is only reported.
+// command with an option or a man page's reference, a product before its version ("Clang 3.4"). Lower-case prose
+// ("on darwin.") is no such evidence: many names are words too (writtenLowerCase, agent-text-words.ts, covers
+// words the name lists do not know). Set on the dev part of the agent-text set (test/fixtures/agent-text); its
+// held-out part is only reported.
 
 const LETTER = /\p{L}/u;
 const LOWER_OR_DIGIT = /[\p{Ll}\p{N}]/u;
@@ -37,7 +38,8 @@ function exactAsCode(text: string, word: string, at: number): boolean {
   if (CODE_CHAR_BEFORE.has(before) || text.startsWith('::', at - 2) || text.startsWith('->', at - 2)) return true;
   if (DECLARES_BEFORE.test(text.slice(Math.max(0, at - 16), at))) return true;
   if (ASSIGNED_BEFORE.test(text.slice(Math.max(0, at - 8), at)) && VALUE_ENDS_AFTER.test(text.slice(end, end + 3))) return true;
-  return CODE_AFTER.test(text.slice(end, end + 3));
+  // A product before its version, as a build matrix or a changelog writes it ("Clang 3.4", "when Ruby 2.7+").
+  return CODE_AFTER.test(text.slice(end, end + 3)) || beforeVersion(text, end);
 }
 
 /** Whether the identifier around `at` is a handle: in an address, after "@", or a URL's path segment. */

@@ -23,6 +23,12 @@ describe('privacy: words agent text uses as code, in compounds or declined', () 
     expect(code('the GoMod kind\n\ts.Location = GoMod\n', 'GoMod')).to.equal(true);
     expect(code('the GoMod kind\n\ts.Location := GoMod;', 'GoMod')).to.equal(true);
     expect(code('Anna Kowalska wrote to Jackson about it.', 'Jackson')).to.equal(false);
+    // A product before its version, anywhere in the block ("GCC and Clang are rejected" beside "Clang 3.4").
+    expect(code('GCC and Clang are rejected.\n- Clang 3.4 - 15.0 (and later)', 'Clang')).to.equal(true);
+    expect(code('Fix version detection when Ruby 2.7+.', 'Ruby')).to.equal(true);
+    // A year, a count or a score is no version.
+    expect(code('Smith 2019 and Croft 46, Jones 3 goals', 'Smith')).to.equal(false);
+    expect(code('Croft 46, Jones 3 goals', 'Croft')).to.equal(false);
     expect(code('Ask Jackson. Then Jackson, and (Jackson) too.', 'Jackson')).to.equal(false);
   });
 
