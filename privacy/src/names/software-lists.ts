@@ -90,3 +90,31 @@ export function inSoftwareList(text: string, start: number, end: number, listed 
 function trimItem(item: string): string {
   return item.replace(REMARK_RE, '').replace(ITEM_TRIM_RE, '');
 }
+
+/** CSS's generic font families: a list with one of them in it is a font stack ("system-ui, 'Segoe UI', Roboto, sans-serif"). */
+const GENERIC_FAMILIES: ReadonlySet<string> = new Set(
+  'serif sans-serif monospace cursive fantasy system-ui ui-serif ui-sans-serif ui-monospace ui-rounded emoji math -apple-system'.split(' '),
+);
+/** Where a CSS value starts and ends around a word: after a property's colon, a brace or an attribute's equals sign, up to a semicolon, brace, tag's end or line's end. */
+const VALUE_START_RE = /[:{=\n][^:{=\n]*$/;
+const VALUE_END_RE = /[;}>\n]/;
+/** The value's property names fonts: "font-family: …", "font: 12px …", SVG's font-family="…". */
+const FONT_PROPERTY_RE = /font(?:-family)?[ \t]*$/i;
+
+/**
+ * Whether the word at [start, end) is a whole item of a CSS font stack (a font property's value, or a list with a
+ * generic family in it): fonts named after people ("Georgia", "Roboto", "Virgil") are typefaces there, whatever the
+ * name lists know.
+ */
+export function inFontStack(text: string, start: number, end: number): boolean {
+  const window = text.slice(Math.max(0, start - REACH), start);
+  const head = VALUE_START_RE.exec(window);
+  if (head === null) return false;
+  const rest = text.slice(end, end + REACH);
+  const stop = rest.search(VALUE_END_RE);
+  const items = `${head[0].slice(1)}\u0000${stop < 0 ? rest : rest.slice(0, stop)}`.split(',').map((i) => i.replace(ITEM_TRIM_RE, ''));
+  // The word is an item of its own ("Segoe UI Emoji" is one font; "12px Helvetica" the font shorthand's last part).
+  const own = items.find((i) => i.includes('\u0000')) ?? '';
+  if (own !== '\u0000' && !/^\S*\d\S*[ \t]+\u0000$/.test(own)) return false;
+  return FONT_PROPERTY_RE.test(window.slice(0, head.index)) || items.some((i) => GENERIC_FAMILIES.has(i));
+}

@@ -42,7 +42,7 @@ import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
 import { namesAPlace, namesATerm } from './place-named-after.js';
 import { imperativeVerb } from './imperative-verbs.js';
-import { inSoftwareList } from './software-lists.js';
+import { inFontStack, inSoftwareList } from './software-lists.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { speechCuedNames } from './speech-cued-names.js';
@@ -380,7 +380,7 @@ function agentTextLookalike(
   const known = isListedName(word);
   if (!known && partOfCompounds(text, word, start)) return true;
   // One item of a list written as software ("GnuTLS, OpenSSL, Rustls, Schannel, or wolfSSL", software-lists.ts).
-  if (inSoftwareList(text, start, end, known)) return true;
+  if (inSoftwareList(text, start, end, known) || inFontStack(text, start, end)) return true;
   // An option's description opening ("--pointer=STR   Pointer to the current line"), a licence's defined term
   // ('(the "Waiver")').
   if (opensOptionDescription(text, start) || isDefinedTerm(text, start, end)) return true;
@@ -422,7 +422,7 @@ function inSpan(spans: readonly TaggedSpan[], at: number): boolean {
 function listWordLookalike(text: string, c: Candidate): boolean {
   const word = text.slice(c.start, c.end);
   if (word.includes(' ')) return false;
-  return usedAsCode(text, word, c.start) || (opensTableCell(text, c.start) && writtenLowerCase(text, word, c.start));
+  return usedAsCode(text, word, c.start) || inFontStack(text, c.start, c.end) || (opensTableCell(text, c.start) && writtenLowerCase(text, word, c.start));
 }
 
 const LOWER_WORD_AFTER = /^[ \t]+\p{Ll}/u;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { inSoftwareList } from '../../src/names/software-lists.js';
+import { inFontStack, inSoftwareList } from '../../src/names/software-lists.js';
+import { detect } from '../../src/detect.js';
 
 /** inSoftwareList for the first `word` in `text`. */
 function listed(text: string, word: string): boolean {
@@ -44,5 +45,20 @@ describe('privacy/names/software-lists', () => {
     expect(listed('Reviewed-by: js_42, ops.team, Brzęczyszczykiewicz, anna@example.org', 'Brzęczyszczykiewicz')).to.equal(false);
     // A comma ending the line before does not join a list that the next line does not go on with.
     expect(listed('Built with OpenSSL, GnuTLS, wolfSSL\nKowalczyk wrote the docs, tests and examples.', 'Kowalczyk')).to.equal(false);
+  });
+
+  it('reads a font stack’s items as typefaces: a font property’s value, or a list with a generic family', () => {
+    const font = (text: string, word: string): boolean => inFontStack(text, text.indexOf(word), text.indexOf(word) + word.length);
+    expect(font("--sans: system-ui, 'Segoe UI', Roboto, sans-serif;", 'Roboto')).to.equal(true);
+    expect(font('code { font-family: Consolas, "Liberation Mono", Menlo, Courier, monospace; }', 'Courier')).to.equal(true);
+    expect(font("body { font-family: Georgia, 'Times New Roman'; }", 'Georgia')).to.equal(true);
+    expect(font('<text x="0" font-family="Virgil, Segoe UI Emoji" font-size="28px">', 'Virgil')).to.equal(true);
+    expect(font('font: 12px Helvetica, Arial', 'Helvetica')).to.equal(true);
+    // Not a list of people, nor a word inside an item, nor a generic family's name in prose.
+    expect(font('Authors: Anna Smith, Roberto, monospace fans', 'Roberto')).to.equal(false);
+    expect(font('Thanks to Roberto, Georgia and Anna: serif fonts.', 'Georgia')).to.equal(false);
+    expect(font('font-family: Adobe Garamond Pro, serif', 'Garamond')).to.equal(false);
+    const css = "h1 { font-family: Georgia, serif; } /* by Anna Kowalska */";
+    expect(detect(css).map((f) => f.value)).to.deep.equal(['Anna Kowalska']);
   });
 });
