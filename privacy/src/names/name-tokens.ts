@@ -63,6 +63,16 @@ function isSentenceEnd(text: string, start: number, end: number): boolean {
   return c === DOT || c === 0x21 || c === 0x3f || c === 0x2026;
 }
 
+/**
+ * Whether `start` follows a diff's hunk header on its line ("@@ -45,8 +55,9 @@ Linear."): git writes there the line
+ * the hunk sits under, so what follows opens a line, as after a line break.
+ */
+function afterHunkHeader(text: string, start: number): boolean {
+  if (text.charCodeAt(start - 1) !== 0x20 || !text.startsWith('@@', start - 3)) return false;
+  const line = text.lastIndexOf('\n', start - 4) + 1;
+  return text.startsWith('@@ -', line) && text.indexOf('@@', line + 2) === start - 3;
+}
+
 export function tokeniseForNames(text: string): NameTokens {
   const starts: number[] = [];
   const ends: number[] = [];
@@ -125,7 +135,7 @@ export function tokeniseForNames(text: string): NameTokens {
       i += 1;
     }
     const t = starts.length;
-    if (newline || t === 0 || isSentenceEnd(text, starts[t - 1] as number, ends[t - 1] as number)) breaks.push(t);
+    if (newline || t === 0 || isSentenceEnd(text, starts[t - 1] as number, ends[t - 1] as number) || afterHunkHeader(text, start)) breaks.push(t);
     newline = false;
     starts.push(start);
     ends.push(i);

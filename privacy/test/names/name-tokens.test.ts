@@ -23,4 +23,11 @@ describe('privacy: the name tagger’s tokens', () => {
       opening: ['J.', 'Then'],
     });
   });
+
+  it('opens a line after a diff’s hunk header, as after a line break, and nowhere else after "@@"', () => {
+    expect(tokens('@@ -45,8 +55,9 @@ Linear.\n \n ## See also').opening).to.deep.equal(['@', 'Linear', '#']);
+    expect(tokens('x @@ Linear and @@ -1 @@ Anna').opening).to.deep.equal(['x']);
+    // The header's own "@@" after its ranges only: a second "@@" in the context line opens nothing.
+    expect(tokens('@@ -1,2 +1,3 @@ a @@ Anna').opening).to.deep.equal(['@', 'a']);
+  });
 });
