@@ -160,7 +160,8 @@ const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
   components module modules package packages driver drivers extension extensions framework frameworks devtools
   repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
   daemon protocol runtime compiler toolchain bindings syntax syntaxes grammar grammars theme themes shell shells binding
-  backend backends frontend frontends engine engines interpreter interpreters toolkit toolkits`.split(/\s+/).filter((w) => w !== ''),
+  backend backends frontend frontends engine engines interpreter interpreters toolkit toolkits hub linker loader
+  emulator simulator`.split(/\s+/).filter((w) => w !== ''),
 );
 const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
 
@@ -168,7 +169,8 @@ export function namesSoftware(text: string, start: number, end: number): boolean
   const last = text.slice(start, end).split(/\s+/).pop() as string;
   if (start < end && last !== text.slice(start, end) && SOFTWARE_NOUNS.has(last.toLowerCase())) return true;
   const next = NEXT_WORD.exec(text.slice(end, end + 24))?.[1];
-  return next !== undefined && SOFTWARE_NOUNS.has(next.toLowerCase());
+  // "Travis CI", in capitals only: Italian writes "ci" after names ("Mario ci ha detto").
+  return next !== undefined && (SOFTWARE_NOUNS.has(next.toLowerCase()) || next === 'CI');
 }
 
 /**
@@ -227,13 +229,16 @@ const VERSION_AFTER = /^[ \t]*\([ \t]*(?:\p{L}[\p{L}\p{N}+-]*[ \t]+)?v?\d+(?:\.\
 /** A product's name and major number, then an opening bracket, before a word: "Debian 11 (Bullseye)". */
 const VERSION_BEFORE = /\p{L}[\p{L}\p{N}+-]*[ \t]+\d+(?:\.\d+)*[ \t]*\($/u;
 
+/** An operating system right before a word: the word is its release ("macOS Catalina", "Ubuntu Jammy", "Android Pie"). */
+const PLATFORM_BEFORE = /(?:^|[^\p{L}])(?:macOS|OS X|Ubuntu|Debian|Fedora|Android|iOS)[ \t]+$/u;
+
 /**
  * Whether [start, end) is a release's code name: before its product and version in brackets ("remove Catalina
- * (macOS 10.15)"), or in brackets after them ("Debian 11 (Bullseye)"). A year alone is no version: "Smith (2019)"
- * cites a person.
+ * (macOS 10.15)"), in brackets after them ("Debian 11 (Bullseye)"), or after the system's name ("before macOS
+ * Catalina"). A year alone is no version: "Smith (2019)" cites a person.
  */
 export function namesARelease(text: string, start: number, end: number): boolean {
-  if (VERSION_AFTER.test(text.slice(end, end + 40))) return true;
+  if (VERSION_AFTER.test(text.slice(end, end + 40)) || PLATFORM_BEFORE.test(text.slice(Math.max(0, start - 16), start))) return true;
   return text.charAt(end) === ')' && VERSION_BEFORE.test(text.slice(Math.max(0, start - 40), start));
 }
 

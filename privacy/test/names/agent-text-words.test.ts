@@ -73,6 +73,10 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(at('Plugin', 'Plugin')).to.equal(false);
     expect(at('If SHELL is not set, the Bourne shell is assumed.', 'Bourne')).to.equal(true);
     expect(at('Free Pascal, Delphi and Kylix binding written by Christophe Espern.', 'Kylix')).to.equal(true);
+    expect(at('Retrigger CI (pull from Docker Hub timed out)', 'Docker')).to.equal(true);
+    expect(at('Added GCC 9 to Travis CI to compile.', 'Travis')).to.equal(true);
+    // "ci" in Italian follows names: only the capitals are continuous integration.
+    expect(at('Mario ci ha detto tutto.', 'Mario')).to.equal(false);
     expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
   });
 
@@ -80,6 +84,8 @@ describe('privacy: what agent text makes look like a name', () => {
     const release = (text: string, word: string): boolean => namesARelease(text, text.indexOf(word), text.indexOf(word) + word.length);
     expect(release('- Update macos.md, remove Catalina (macOS 10.15) ([#9405])', 'Catalina')).to.equal(true);
     expect(release('before Debian 11 (Bullseye), unprivileged user namespaces', 'Bullseye')).to.equal(true);
+    expect(release('a bug in jemalloc in combination with macOS Catalina. See #1234', 'Catalina')).to.equal(true);
+    expect(release('the Ubuntu Jammy image', 'Jammy')).to.equal(true);
     expect(release('As Kowalczyk (2019) showed, the method works.', 'Kowalczyk')).to.equal(false);
     expect(release('Ask Kowalczyk (room 12) today', 'Kowalczyk')).to.equal(false);
   });
