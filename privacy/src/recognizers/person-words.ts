@@ -336,7 +336,7 @@ export const PRODUCT_WORDS_AFTER: ReadonlySet<string> = new Set('Desktop Workspa
  * "auf PowerPC und Xtensa"): alone, never a person.
  */
 export const PLATFORM_NAMES: ReadonlySet<string> = new Set(
-  'Linux FreeBSD OpenBSD NetBSD Solaris Minix Debian Ubuntu Fedora Gentoo PowerPC Xtensa DECnet'.split(' '),
+  'Linux FreeBSD OpenBSD NetBSD Solaris Minix Debian Ubuntu Fedora Gentoo PowerPC Xtensa DECnet Cygwin MinGW'.split(' '),
 );
 
 /**

@@ -100,8 +100,8 @@ describe('privacy: which tagger spans become names', () => {
       'Gemini Okafor',
     ]);
     // An operating system or architecture alone, however sure the tagger is ("Unter Linux hat sich …").
-    const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht.';
-    const platforms = ['Linux', 'PowerPC', 'Xtensa'].map((w) => span(platform, w, 'PER', 40));
+    const platform = 'Unter Linux hat sich das geändert, auf PowerPC und Xtensa nicht, unter Cygwin auch.';
+    const platforms = ['Linux', 'PowerPC', 'Xtensa', 'Cygwin'].map((w) => span(platform, w, 'PER', 40));
     expect(people(platform, platforms)).to.deep.equal([]);
     // The placeholder text of templates and tests.
     const filler = 'let s = "Lorem ipsum dolor sit amet"; <p>Lorem Ipsum is simply dummy text</p>';
