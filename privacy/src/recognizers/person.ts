@@ -10,6 +10,7 @@ import {
   SENTENCE_OPENERS,
   WORLD_WORDS,
   isListedName,
+  LANGUAGE_NAMES,
   LONE_SURNAME_SET,
   NAME_CUES,
   NAME_LABELS,
@@ -18,6 +19,7 @@ import {
   PARTICLES,
   PLACE_PREFIXES,
   PLACE_WORDS,
+  PLATFORM_NAMES,
   ABBREVIATED_TITLES,
   RUNNING_TEXT_OFFICES,
   RUNNING_TEXT_TITLES,
@@ -217,6 +219,9 @@ function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
   const stop = (w: string, i: number): boolean => STOP_WORDS.has(w) && !(i === 0 && words.length > 1 && MONTHS_THAT_ARE_NAMES.has(w));
   if (words.some((w, i) => stop(w, i) || PLACE_WORDS.has(w))) return;
+  // A project's or team's mailbox, not a person's: "l10n-Team von Debian <debian-l10n-german@…>", "Debian L10n
+  // Spanish <debian-l10n-spanish@…>".
+  if (words.some((w) => PLATFORM_NAMES.has(w)) || (words.length === 1 && LANGUAGE_NAMES.has(words[0] as string))) return;
   // A second title before the name is none ("Frau Dr. Schmidt", "From: Dr. Okonjo-Iweala"): the name follows it.
   if (words.every((w) => TITLE_SET.has(w))) return;
   // An office after the title is no name ("Signor Presidente", "Herr Bundeskanzler", "Signor Primo Ministro");

@@ -127,6 +127,9 @@ describe('privacy/recognizers/person', () => {
     // Not a place, not a word joined to something before it, not without the phone, not across a line.
     expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
     expect(names('Release Notes – 2024.11')).to.deep.equal([]);
+    // A team's mailbox under a system's or a language's name names no one.
+    const team = 'mit dem deutschen l10n-Team von Debian <debian-l10n-german@lists.debian.org>; Debian L10n Spanish <debian-l10n-spanish@lists.debian.org>';
+    expect(detect(team).filter((f) => f.type === 'PERSON')).to.deep.equal([]);
     // Not across a line: the contact rule alone (the name tagger reads "Rhodri Prothero" as a name anyway).
     const acrossLine = 'Rhodri Prothero\n– 07700 900123';
     const phone = { type: 'PHONE' as const, start: acrossLine.indexOf('07700'), end: acrossLine.length, rank: RANK_FORMAT };
