@@ -87,6 +87,9 @@ const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
 // A common word opening a longer name ("Frank Schlömer", "Guy Forget", but "Ieri Bianchi", "Szanowna Pani …") is
 // cut off below this margin; cutting it whatever the margin lost 2-6 names per 100 in dev (names-model tune).
 
+/** French conjunctions elided before a vowel, written as one token with the next word: no name begins so. */
+const ELIDED_CONJUNCTION_RE = /^(?:Lorsqu|Puisqu|Jusqu|Quoiqu|Presqu|Quelqu|Qu)['’]\p{Ll}/u;
+
 /** Whether `word` after an assistant's name makes it a product: no known surname, and a product's word, a common word, an acronym or a number. */
 function productWord(word: string, commonWord: (word: string) => boolean): boolean {
   if (SURNAME_SET.has(word)) return false;
@@ -155,6 +158,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   const word = text.slice(start, s.end);
   // A lone letter, or an initial with its full stop ("Serie A.", "P." before a stop word), is no name.
   if (word.replace(/\.$/, '').length < 2 || STOP_WORDS.has(word) || DEITIES.has(word) || TITLE_SET.has(word.replace(/\.$/, ''))) return -1;
+  // A French conjunction elided before a pronoun, opening a sentence ("Lorsqu’elle prend …", "Puisqu’il …").
+  if (ELIDED_CONJUNCTION_RE.test(word)) return -1;
   // A speaker ("Yeltsin said", "erklärte Götschow"), an office holder ("Minister Durant"), one a relative or an
   // age marks (personCue), or an item of a list with a sure name ("Wright und Hendrie") needs no more margin than
   // a list name. Read at most once, and only for a word under a margin.

@@ -104,6 +104,11 @@ describe('privacy: which tagger spans become names', () => {
     const platforms = ['Linux', 'PowerPC', 'Xtensa', 'Cygwin'].map((w) => span(platform, w, 'PER', 40));
     expect(people(platform, platforms)).to.deep.equal([]);
     // The placeholder text of templates and tests.
+    // A French conjunction elided before a pronoun is one token with it; "O’Brien" stays a name.
+    const elided = 'Lorsqu’elle prend une valeur vraie, Puisqu’il part.';
+    expect(people(elided, [span(elided, 'Lorsqu’elle', 'PER', 40), span(elided, 'Puisqu’il', 'PER', 40)])).to.deep.equal([]);
+    const irish = 'Then O’Brien left.';
+    expect(people(irish, [span(irish, 'O’Brien', 'PER', 40)])).to.deep.equal(['O’Brien']);
     const filler = 'let s = "Lorem ipsum dolor sit amet"; <p>Lorem Ipsum is simply dummy text</p>';
     expect(people(filler, [span(filler, 'Lorem', 'PER', 40), span(filler, 'Lorem Ipsum', 'PER', 40)])).to.deep.equal([]);
     // A language alone: a translation's credit ("* Catalan (Guillem Jover)").
