@@ -7,13 +7,13 @@ import type { Candidate } from '../recognizer.js';
 // a placeholder. A name signs as an agent only with that agent's own vendor's mailbox right after it: "Claude
 // <claude@example.fr>" and "Claude Debussy" stay people.
 
-/** Each agent's names as its trailers write them, and the mailbox domain that vouches for them. */
-const AGENTS: readonly { readonly names: readonly string[]; readonly domain: RegExp }[] = [
-  { names: ['Claude', 'Claude Code'], domain: /^anthropic\.com$/ },
-  { names: ['Cursor', 'Cursor Agent'], domain: /^cursor\.(?:com|sh)$/ },
-  { names: ['Codex', 'OpenAI Codex'], domain: /^openai\.com$/ },
+/** Each agent's names as its trailers write them, and the mailbox (local part and domain) that vouches for them. */
+const AGENTS: readonly { readonly names: readonly string[]; readonly local: RegExp; readonly domain: RegExp }[] = [
+  { names: ['Claude', 'Claude Code'], local: /^noreply$/, domain: /^anthropic\.com$/ },
+  { names: ['Cursor', 'Cursor Agent'], local: /^cursoragent$/, domain: /^cursor\.(?:com|sh)$/ },
+  { names: ['Codex', 'OpenAI Codex'], local: /^(?:codex|noreply)$/, domain: /^openai\.com$/ },
   // GitHub's no-reply address carries the account's name: "175728472+Copilot@users.noreply.github.com".
-  { names: ['Copilot', 'GitHub Copilot'], domain: /^(?:users\.noreply\.)?github\.com$/ },
+  { names: ['Copilot', 'GitHub Copilot'], local: /^(?:\d+\+)?copilot$/, domain: /^(?:users\.noreply\.)?github\.com$/ },
 ];
 
 /** The mailbox in angle brackets right after a name, on the same line. */
@@ -25,9 +25,8 @@ export function signsAsCodingAgent(text: string, start: number, end: number): bo
   const agent = AGENTS.find((a) => a.names.includes(name));
   if (agent === undefined) return false;
   const m = MAILBOX_AFTER_RE.exec(text.slice(end, end + 96));
-  if (m === null || !agent.domain.test((m[2] as string).toLowerCase())) return false;
-  // On GitHub's no-reply domain the account must be the agent's own, not a person's who is named after it.
-  return !(m[2] as string).toLowerCase().endsWith('github.com') || /(?:^|\+)copilot$/i.test(m[1] as string);
+  // The agent's own mailbox, not a person's at the same firm ("Claude <claude.dubois@anthropic.com>").
+  return m !== null && agent.local.test((m[1] as string).toLowerCase()) && agent.domain.test((m[2] as string).toLowerCase());
 }
 
 /** `candidates` without the people that are coding agents signing a commit. */

@@ -1,3 +1,5 @@
+import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
+
 // Words the tagger reads as names in what coding agents send, and which are none: dates in git's and mail's
 // format ("Date:   Sun Nov 13 18:05:44 2016"), contractions opening a message string ("Didn't set pointers"),
 // camel-case identifiers ("LogLevel", "GoMod"), and a capitalised common word whose lower-case form the same text
@@ -160,14 +162,16 @@ const SOFTWARE_NOUNS: ReadonlySet<string> = new Set(
   components module modules package packages driver drivers extension extensions framework frameworks devtools
   repository repositories registry schema schemas webhook webhooks integration integrations endpoint endpoints
   daemon protocol runtime compiler toolchain bindings syntax syntaxes grammar grammars theme themes shell shells binding
-  backend backends frontend frontends engine engines interpreter interpreters toolkit toolkits hub linker loader
+  backend backends frontend frontends engine engines interpreter interpreters toolkit toolkits hub linker
   emulator simulator`.split(/\s+/).filter((w) => w !== ''),
 );
 const NEXT_WORD = /^[ \t]+([\p{L}]+)/u;
 
 export function namesSoftware(text: string, start: number, end: number): boolean {
-  const last = text.slice(start, end).split(/\s+/).pop() as string;
-  if (start < end && last !== text.slice(start, end) && SOFTWARE_NOUNS.has(last.toLowerCase())) return true;
+  const words = text.slice(start, end).split(/\s+/);
+  const last = words[words.length - 1] as string;
+  // A known given name opening it makes the last word a surname ("Clive Loader").
+  if (words.length > 1 && SOFTWARE_NOUNS.has(last.toLowerCase()) && !GIVEN_NAME_SET.has(words[0] as string)) return true;
   const next = NEXT_WORD.exec(text.slice(end, end + 24))?.[1];
   // "Travis CI", in capitals only: Italian writes "ci" after names ("Mario ci ha detto").
   return next !== undefined && (SOFTWARE_NOUNS.has(next.toLowerCase()) || next === 'CI');
@@ -242,14 +246,18 @@ export function namesARelease(text: string, start: number, end: number): boolean
   return text.charAt(end) === ')' && VERSION_BEFORE.test(text.slice(Math.max(0, start - 40), start));
 }
 
-/** A dotted version right after a word, on the same line: "Clang 3.4", "Ruby 2.7+", "Julia 1.10", "Qt v5.15". */
-const DOTTED_VERSION_AFTER = /^[ \t]+v?\d+\.\d/;
+/** A version no time, date or score is: three parts, a "+" or ".x" ("Clang 3.5.2", "Ruby 2.7+", "Qt 5.x"). */
+const SURE_VERSION_AFTER = /^[ \t]+v?\d+\.\d+(?:\.\d|\+|\.x\b)/;
+/** Two parts with a one-digit minor ("Clang 3.4", "GCC 4.8"): a time or a date has two digits there ("14.30", "5.03."). */
+const SHORT_VERSION_AFTER = /^[ \t]+v?\d+\.\d(?!\d)/;
 
 /**
  * Whether the word ending at `end` is a product before its version ("GCC and Clang 3.4 - 15.0", "when Ruby 2.7+").
- * A name is not followed by a dotted number in any labelled corpus the model reads (138,102 names, none); a year or
- * a count is no version ("Smith 2019", "b Croft 46").
+ * A name the lists know needs a version no time, date or score can be ("Termin mit Weber 14.30", "Smith 2.3
+ * shows"); another word a short one too. No name labelled in the corpora the model reads is followed by a dotted
+ * number (138,102 names).
  */
-export function beforeVersion(text: string, end: number): boolean {
-  return DOTTED_VERSION_AFTER.test(text.slice(end, end + 8));
+export function beforeVersion(text: string, end: number, listedName: boolean): boolean {
+  const after = text.slice(end, end + 12);
+  return SURE_VERSION_AFTER.test(after) || (!listedName && SHORT_VERSION_AFTER.test(after));
 }

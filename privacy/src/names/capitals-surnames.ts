@@ -1,5 +1,5 @@
 import type { Candidate } from '../recognizer.js';
-import { GIVEN_NAME_SET } from '../recognizers/person-words.js';
+import { COMMON_WORD_GIVEN_NAME_SET, GIVEN_NAME_SET } from '../recognizers/person-words.js';
 
 // French (and much administrative and business) writing puts the surname in capitals after the given name: "Jean
 // DUPONT", "Nicolas FRANÇOIS <…>", "Merci à Pierre DURAND". The tagger learnt names in title case and ended the
@@ -35,11 +35,21 @@ export function withCapitalsSurnames(text: string, candidates: Candidate[]): Can
     const c = candidates[i] as Candidate;
     if (c.type !== 'PERSON') continue;
     const last = LAST_WORD_RE.exec(text.slice(Math.max(c.start, c.end - 32), c.end))?.[0] ?? '';
-    if (!GIVEN_NAME_SET.has(last) && !last.split('-').every((part) => GIVEN_NAME_SET.has(part))) continue;
-    const m = CAPITALS_AFTER_RE.exec(text.slice(c.end, c.end + 48));
-    if (m === null || NOT_SURNAMES.has(m[1] as string) || !VOWEL_RE.test(m[1] as string)) continue;
+    // A given name that is also a word counts alone only ("Claude DUBOIS"): last in a longer name it is its
+    // surname ("Ralf Brown SPAWNO library").
+    const alone = !text.slice(c.start, c.end).includes(' ');
+    const given = (w: string): boolean => GIVEN_NAME_SET.has(w) || (alone && COMMON_WORD_GIVEN_NAME_SET.has(w));
+    if (!given(last) && !last.split('-').every(given)) continue;
+    const length = capitalsSurnameAfter(text, c.end);
+    if (length === 0) continue;
     out ??= candidates.slice();
-    out[i] = { ...c, end: c.end + m[0].length };
+    out[i] = { ...c, end: c.end + length };
   }
   return out ?? candidates;
+}
+
+/** The length of a surname in capitals right after `end` ("Jean| DUPONT"), with the space before it; 0 when none. */
+export function capitalsSurnameAfter(text: string, end: number): number {
+  const m = CAPITALS_AFTER_RE.exec(text.slice(end, end + 48));
+  return m === null || NOT_SURNAMES.has(m[1] as string) || !VOWEL_RE.test(m[1] as string) ? 0 : m[0].length;
 }

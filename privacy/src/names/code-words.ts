@@ -1,3 +1,4 @@
+import { isListedName } from '../recognizers/person-words.js';
 import { beforeVersion, nearbyBounds, TextMemo } from './agent-text-words.js';
 
 // A capitalised word that the same text uses as code nearby is a type, a library or a tool, not a person, even
@@ -39,7 +40,7 @@ function exactAsCode(text: string, word: string, at: number): boolean {
   if (DECLARES_BEFORE.test(text.slice(Math.max(0, at - 16), at))) return true;
   if (ASSIGNED_BEFORE.test(text.slice(Math.max(0, at - 8), at)) && VALUE_ENDS_AFTER.test(text.slice(end, end + 3))) return true;
   // A product before its version, as a build matrix or a changelog writes it ("Clang 3.4", "when Ruby 2.7+").
-  return CODE_AFTER.test(text.slice(end, end + 3)) || beforeVersion(text, end);
+  return CODE_AFTER.test(text.slice(end, end + 3)) || beforeVersion(text, end, isListedName(word));
 }
 
 /** Whether the identifier around `at` is a handle: in an address, after "@", or a URL's path segment. */

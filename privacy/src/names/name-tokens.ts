@@ -64,13 +64,16 @@ function isSentenceEnd(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Whether `start` follows a diff's hunk header on its line ("@@ -45,8 +55,9 @@ Linear."): git writes there the line
- * the hunk sits under, so what follows opens a line, as after a line break.
+ * Where the hunk header's second "@@" ends when the line starting at `lineStart` is a diff's hunk header ("@@ -45,8
+ * +55,9 @@ Linear."), else -1: git writes after it the line the hunk sits under, so its first word opens a line.
  */
-function afterHunkHeader(text: string, start: number): boolean {
-  if (text.charCodeAt(start - 1) !== 0x20 || !text.startsWith('@@', start - 3)) return false;
-  const line = text.lastIndexOf('\n', start - 4) + 1;
-  return text.startsWith('@@ -', line) && text.indexOf('@@', line + 2) === start - 3;
+function hunkHeaderEnd(text: string, lineStart: number): number {
+  if (!text.startsWith('@@ -', lineStart)) return -1;
+  // A header's ranges are short: read a bounded head of the line, never on to the text's end.
+  const head = text.slice(lineStart, lineStart + 120);
+  const close = head.indexOf(' @@', 4);
+  const eol = head.indexOf('\n');
+  return close !== -1 && (eol === -1 || close < eol) ? lineStart + close + 3 : -1;
 }
 
 export function tokeniseForNames(text: string): NameTokens {
@@ -81,10 +84,15 @@ export function tokeniseForNames(text: string): NameTokens {
   const n = text.length;
   let i = 0;
   let newline = true;
+  // Where the current line's hunk header ends, if it is one: read once per line.
+  let hunkEnd = hunkHeaderEnd(text, 0);
   while (i < n) {
     const k = classOf(text.charCodeAt(i));
     if ((k & SPACE) !== 0) {
-      if ((k & NEWLINE) !== 0) newline = true;
+      if ((k & NEWLINE) !== 0) {
+        newline = true;
+        if (text.charCodeAt(i + 1) === 0x40 /* @ */) hunkEnd = hunkHeaderEnd(text, i + 1);
+      }
       i += 1;
       continue;
     }
@@ -135,7 +143,7 @@ export function tokeniseForNames(text: string): NameTokens {
       i += 1;
     }
     const t = starts.length;
-    if (newline || t === 0 || isSentenceEnd(text, starts[t - 1] as number, ends[t - 1] as number) || afterHunkHeader(text, start)) breaks.push(t);
+    if (newline || t === 0 || isSentenceEnd(text, starts[t - 1] as number, ends[t - 1] as number) || start === hunkEnd + 1) breaks.push(t);
     newline = false;
     starts.push(start);
     ends.push(i);

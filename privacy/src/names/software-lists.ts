@@ -93,13 +93,19 @@ function trimItem(item: string): string {
 
 /** CSS's generic font families: a list with one of them in it is a font stack ("system-ui, 'Segoe UI', Roboto, sans-serif"). */
 const GENERIC_FAMILIES: ReadonlySet<string> = new Set(
-  'serif sans-serif monospace cursive fantasy system-ui ui-serif ui-sans-serif ui-monospace ui-rounded emoji math -apple-system'.split(' '),
+  'serif sans-serif monospace cursive fantasy system-ui ui-serif ui-sans-serif ui-monospace ui-rounded -apple-system'.split(' '),
 );
-/** Where a CSS value starts and ends around a word: after a property's colon, a brace or an attribute's equals sign, up to a semicolon, brace, tag's end or line's end. */
-const VALUE_START_RE = /[:{=\n][^:{=\n]*$/;
+/**
+ * Where a CSS value starts and ends around a word: after a property's colon, a brace or an attribute's equals sign
+ * (a stack may go on over lines: "--monospace: 'SFMono-Regular', Consolas,\n  Menlo, monospace;"), up to a
+ * semicolon, brace, tag's end or line's end.
+ */
+const VALUE_START_RE = /[:{=][^:{=;}]*$/;
 const VALUE_END_RE = /[;}>\n]/;
-/** The value's property names fonts: "font-family: …", "font: 12px …", SVG's font-family="…". */
-const FONT_PROPERTY_RE = /font(?:-family)?[ \t]*$/i;
+/** The value's property names fonts: "font-family: …", "font: 12px …", SVG's font-family="…" (not "Lafont: …"). */
+const FONT_PROPERTY_RE = /(?:^|[\s;{"'])font(?:-family)?[ \t]*$/i;
+/** A CSS property or custom property before the colon ("--sans:", "font-family:"), not a label ("Note:"). */
+const CSS_PROPERTY_RE = /(?:^|[\s;{])-{0,2}[a-z][a-z0-9-]*[ \t]*$/;
 
 /**
  * Whether the word at [start, end) is a whole item of a CSS font stack (a font property's value, or a list with a
@@ -116,5 +122,8 @@ export function inFontStack(text: string, start: number, end: number): boolean {
   // The word is an item of its own ("Segoe UI Emoji" is one font; "12px Helvetica" the font shorthand's last part).
   const own = items.find((i) => i.includes('\u0000')) ?? '';
   if (own !== '\u0000' && !/^\S*\d\S*[ \t]+\u0000$/.test(own)) return false;
-  return FONT_PROPERTY_RE.test(window.slice(0, head.index)) || items.some((i) => GENERIC_FAMILIES.has(i));
+  const property = window.slice(0, head.index);
+  if (FONT_PROPERTY_RE.test(property)) return true;
+  // A generic family among the items, in a property's value: "--sans: system-ui, 'Segoe UI', Roboto, sans-serif".
+  return head[0].charAt(0) === ':' && CSS_PROPERTY_RE.test(property) && items.some((i) => GENERIC_FAMILIES.has(i));
 }

@@ -43,6 +43,7 @@ import { margins } from './detector-margins.js';
 import { namesAPlace, namesATerm } from './place-named-after.js';
 import { imperativeVerb } from './imperative-verbs.js';
 import { inFontStack, inSoftwareList } from './software-lists.js';
+import { capitalsSurnameAfter } from './capitals-surnames.js';
 import { addLaterMentions } from './later-mentions.js';
 import { lastStartingBy } from './span-search.js';
 import { speechCuedNames } from './speech-cued-names.js';
@@ -93,7 +94,9 @@ const ELIDED_CONJUNCTION_RE = /^(?:Lorsqu|Puisqu|Jusqu|Quoiqu|Presqu|Quelqu|Qu)[
 /** Whether `word` after an assistant's name makes it a product: no known surname, and a product's word, a common word, an acronym or a number. */
 function productWord(word: string, commonWord: (word: string) => boolean): boolean {
   if (SURNAME_SET.has(word)) return false;
-  return PRODUCT_NAMES.has(word) || PRODUCT_WORDS_AFTER.has(word) || commonWord(word) || /^[\p{Lu}\d.]+$/u.test(word);
+  // An acronym of two or three capitals or a number ("Claude API", "Llama 3"); not an initial ("Claude E. Shannon")
+  // nor a surname in capitals ("Claude DUBOIS", capitals-surnames.ts).
+  return PRODUCT_NAMES.has(word) || PRODUCT_WORDS_AFTER.has(word) || commonWord(word) || /^(?:\p{Lu}{2,3}|\d[\d.]*)$/u.test(word);
 }
 
 /** Where the name in a tagger's PERSON span starts (a title before it stays readable), or -1 when it is none. */
@@ -168,7 +171,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     GIVEN_NAME_SET.has(word) || LONE_SURNAME_SET.has(word) || (cue ??= besideSureName(text, people, k) || personCue(text, start, s.end));
   // One word alone opening a sentence ("Steuerliche …", "Scrivimi a …", "Mój numer …"): sure names score ~40.
   if (start === s.start && s.opensSentence && confidence < margins.openingWord && !known()) return -1;
-  if (PRODUCT_NAMES.has(word) || PLATFORM_NAMES.has(word) || LANGUAGE_NAMES.has(word)) return -1;
+  // An assistant's name alone is the product, unless a surname in capitals follows ("Claude DUBOIS").
+  if ((PRODUCT_NAMES.has(word) && capitalsSurnameAfter(text, s.end) === 0) || PLATFORM_NAMES.has(word) || LANGUAGE_NAMES.has(word)) return -1;
   // A lone word that is also a common word: a given name like "Grace", or one the training text writes in lower
   // case ("Esta", "Date", "Mój" after "Señora Pedraza, …"), needs a sure margin. Opening a sentence it is the
   // word ("Grace period …", "Will you …") where the model's lexicon writes it in lower case too; a word the

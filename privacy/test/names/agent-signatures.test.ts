@@ -30,6 +30,8 @@ describe('privacy/names/agent-signatures', () => {
 
   it('keeps people named like an agent, or signing with another mailbox', () => {
     expect(people('Author: Claude <claude.martin@example.fr>')).to.deep.equal(['Claude']);
+    // The agent's own mailbox, not a person's at the same firm.
+    expect(people('Author: Claude <claude.dubois@anthropic.com>')).to.deep.equal(['Claude']);
     expect(people('Co-authored-by: Claude Martin <noreply@anthropic.com>')).to.deep.equal(['Claude Martin']);
     expect(people('Claude Monet painted it; Claude Debussy wrote it.')).to.deep.equal(['Claude Monet', 'Claude Debussy']);
     // On GitHub's no-reply domain only the agent's own account vouches for it.

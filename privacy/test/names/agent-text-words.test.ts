@@ -77,6 +77,8 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(at('Added GCC 9 to Travis CI to compile.', 'Travis')).to.equal(true);
     // "ci" in Italian follows names: only the capitals are continuous integration.
     expect(at('Mario ci ha detto tutto.', 'Mario')).to.equal(false);
+    // After a known given name the last word is a surname ("Anna Engine").
+    expect(at('Anna Engine retired.', 'Anna Engine')).to.equal(false);
     expect(people('    $apiKey  A valid Mandrill API key\n')).to.deep.equal([]);
   });
 

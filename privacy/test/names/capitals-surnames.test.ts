@@ -33,6 +33,12 @@ describe('privacy/names/capitals-surnames', () => {
     expect(stretched('Anna XY and Anna.', 'Anna')).to.deep.equal(['Anna']);
   });
 
+  it('takes a given name that is also a word or an assistant only alone ("Claude DUBOIS", not "Ralf Brown SPAWNO")', () => {
+    expect(stretched('Signé : Claude DUBOIS, le 3 mai.', 'Claude')).to.deep.equal(['Claude DUBOIS']);
+    expect(stretched('various patches Ralf Brown SPAWNO library', 'Ralf Brown')).to.deep.equal(['Ralf Brown']);
+    expect(detect('Signé : Claude DUBOIS, le 3 mai.').map((f) => f.value)).to.deep.equal(['Claude DUBOIS']);
+  });
+
   it('is what detect returns: the whole name, and the mailbox after it apart', () => {
     const text = 'TRADUCTION\n       Ariel VARDI <ariel.vardi@example.fr>, 2002. Merci à Pierre DURAND.';
     expect(detect(text).map((f) => [f.type, f.value])).to.deep.equal([

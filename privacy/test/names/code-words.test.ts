@@ -26,9 +26,14 @@ describe('privacy: words agent text uses as code, in compounds or declined', () 
     // A product before its version, anywhere in the block ("GCC and Clang are rejected" beside "Clang 3.4").
     expect(code('GCC and Clang are rejected.\n- Clang 3.4 - 15.0 (and later)', 'Clang')).to.equal(true);
     expect(code('Fix version detection when Ruby 2.7+.', 'Ruby')).to.equal(true);
-    // A year, a count or a score is no version.
+    // A year, a count, a time, a date or a score is no version; a listed name needs a version that none of them can be.
     expect(code('Smith 2019 and Croft 46, Jones 3 goals', 'Smith')).to.equal(false);
     expect(code('Croft 46, Jones 3 goals', 'Croft')).to.equal(false);
+    expect(code('Termin mit Weber 14.30 Uhr. Weber hat zugesagt.', 'Weber')).to.equal(false);
+    expect(code('Appuntamento con Brzęczyszczykiewicz 14.30.', 'Brzęczyszczykiewicz')).to.equal(false);
+    expect(code('Smith 2.3 shows the proof.', 'Smith')).to.equal(false);
+    expect(code('Anruf bei Kowalczyk 12.05., Kowalczyk 3.5 GPA', 'Kowalczyk')).to.equal(false);
+    expect(code('Install Smith 2.3.1 first.', 'Smith')).to.equal(true);
     expect(code('Ask Jackson. Then Jackson, and (Jackson) too.', 'Jackson')).to.equal(false);
   });
 

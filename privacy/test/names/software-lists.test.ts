@@ -58,6 +58,12 @@ describe('privacy/names/software-lists', () => {
     expect(font('Authors: Anna Smith, Roberto, monospace fans', 'Roberto')).to.equal(false);
     expect(font('Thanks to Roberto, Georgia and Anna: serif fonts.', 'Georgia')).to.equal(false);
     expect(font('font-family: Adobe Garamond Pro, serif', 'Garamond')).to.equal(false);
+    // A surname ending on "font" names no property; a label is no CSS property; math and emoji are words too.
+    expect(font('Lafont: Marie, Anna, Pierre', 'Anna')).to.equal(false);
+    expect(font('Note: Roberto, Georgia, serif', 'Roberto')).to.equal(false);
+    expect(font('reviewers: Okafor, Kowalczyk, emoji', 'Okafor')).to.equal(false);
+    // A stack goes on over lines.
+    expect(font("  --monospace: 'SFMono-Regular', Consolas,\n    'Liberation Mono', Menlo, Courier, monospace;", 'Menlo')).to.equal(true);
     const css = "h1 { font-family: Georgia, serif; } /* by Anna Kowalska */";
     expect(detect(css).map((f) => f.value)).to.deep.equal(['Anna Kowalska']);
   });

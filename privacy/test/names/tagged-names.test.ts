@@ -94,6 +94,9 @@ describe('privacy: which tagger spans become names', () => {
     const product = 'Fast mode for Claude Code uses Sonnet for it, Claude Desktop and Claude Opus 4.5 the API via Claude SDK.';
     const products = ['Claude Code', 'Sonnet', 'Claude Desktop', 'Claude Opus', 'Claude SDK'].map((w) => span(product, w, 'PER', 40));
     expect(people(product, products, [], ['Code'])).to.deep.equal([]);
+    // An initial or a surname in capitals after it is no acronym.
+    const initial = 'Claude E. Shannon wrote it.';
+    expect(people(initial, [span(initial, 'Claude E. Shannon', 'PER', 40)], [], ['Code'])).to.deep.equal(['Claude E. Shannon']);
     const painter = 'Claude Monet painted it; Gemini Okafor signed.';
     expect(people(painter, [span(painter, 'Claude Monet', 'PER', 40), span(painter, 'Gemini Okafor', 'PER', 40)], [], ['Code'])).to.deep.equal([
       'Claude Monet',
