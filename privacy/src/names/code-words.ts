@@ -20,8 +20,11 @@ const IDENTIFIER_CHAR = /[\p{L}\p{N}_]/u;
 const CODE_CHAR_BEFORE: ReadonlySet<string> = new Set(['.', '\\', '$', '<']);
 /** Keywords that declare or construct a type right before it ("class Logger", "new Gson(", "extends Buffer"). */
 const DECLARES_BEFORE = /(?:^|[^\p{L}\p{N}_])(?:new|class|interface|struct|enum|trait|impl|extends|implements|instanceof|import)[ \t]+$/u;
-/** Right after it: a call, member or file extension, a namespace, a generic, an array type or a body ("Buffer.concat", "Logger.php", "Gson()", "Buffer[]"). */
-const CODE_AFTER = /^(?:\(|\.\p{L}|::|<|\[\]|[ \t]*\{)/u;
+/**
+ * Right after it: a call, member or file extension, a namespace, a generic, an array type, a body or a shell's
+ * escaped space ("Buffer.concat", "Logger.php", "Gson()", "Buffer[]", `case "$os" in Darwin\ arm64*)`).
+ */
+const CODE_AFTER = /^(?:\(|\.\p{L}|::|<|\[\]|[ \t]*\{|\\ )/u;
 
 /** An assignment's value, alone up to the statement's end: "stack.Location = GoMod\n", "kind := Buffer;". */
 const ASSIGNED_BEFORE = /[\p{L}\p{N}_\])][ \t]*:?=[ \t]*$/u;

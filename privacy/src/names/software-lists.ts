@@ -119,9 +119,10 @@ export function inFontStack(text: string, start: number, end: number): boolean {
   const rest = text.slice(end, end + REACH);
   const stop = rest.search(VALUE_END_RE);
   const items = `${head[0].slice(1)}\u0000${stop < 0 ? rest : rest.slice(0, stop)}`.split(',').map((i) => i.replace(ITEM_TRIM_RE, ''));
-  // The word is an item of its own ("Segoe UI Emoji" is one font; "12px Helvetica" the font shorthand's last part).
+  // The word opens an item of its own ("Noto Sans", "Segoe UI Emoji" are one font each; "12px Helvetica" is the
+  // font shorthand's last part).
   const own = items.find((i) => i.includes('\u0000')) ?? '';
-  if (own !== '\u0000' && !/^\S*\d\S*[ \t]+\u0000$/.test(own)) return false;
+  if (!/^\u0000(?:[ \t]+[\p{L}\d]+)*$/u.test(own) && !/^\S*\d\S*[ \t]+\u0000$/.test(own)) return false;
   const property = window.slice(0, head.index);
   if (FONT_PROPERTY_RE.test(property)) return true;
   // A generic family among the items, in a property's value: "--sans: system-ui, 'Segoe UI', Roboto, sans-serif".

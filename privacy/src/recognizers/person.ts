@@ -389,9 +389,14 @@ function cuedName(text: string, start: number): number {
   if (NAME_AT_RE.exec(text) === null) return -1;
   const end = NAME_AT_RE.lastIndex;
   if (codeKey && !wordsOf(text.slice(start, end)).some(isListedName)) return -1;
+  // A package's metadata, as `pip show`, `npm view` or a manifest print it: "Name: Sphinx\nVersion: 1.4.5".
+  if (sep === 58 && PACKAGE_VERSION_NEXT_RE.test(text.slice(end, end + 24))) return -1;
   // A phrase introducing a name goes on as a sentence ("I spoke to Anna Nowak in accounts"); a field's value ends.
   return (sep === 58 || sep === 124) && labelValueGoesOn(text, text.slice(start, end), end) ? -1 : end;
 }
+
+/** The next line is a version's field: the value before names a package. */
+const PACKAGE_VERSION_NEXT_RE = /^[ \t]*\r?\n[ \t]*version[ \t]*:/i;
 
 /** Lower-case words that may follow a name in a field's value: "Anna Nowak i Jan Nowak", "Jan Smit of Piet Smit". */
 const NAME_LIST_WORDS: ReadonlySet<string> = new Set(['and', 'or', 'und', 'oder', 'et', 'ou', 'y', 'o', 'e', 'i', 'oraz', 'lub', 'en', 'of', 'u']);

@@ -20,6 +20,7 @@ describe('privacy: words agent text uses as code, in compounds or declined', () 
     expect(code('but Gson escapes; x = new Gson();', 'Gson')).to.equal(true);
     expect(code('use Monolog\\Logger; the Logger', 'Logger')).to.equal(true);
     expect(code('chunks: Buffer[] = []', 'Buffer')).to.equal(true);
+    expect(code('case "$os" in\n  Darwin\\ arm64*) get darwin_arm64 ;;', 'Darwin')).to.equal(true);
     expect(code('the GoMod kind\n\ts.Location = GoMod\n', 'GoMod')).to.equal(true);
     expect(code('the GoMod kind\n\ts.Location := GoMod;', 'GoMod')).to.equal(true);
     expect(code('Anna Kowalska wrote to Jackson about it.', 'Jackson')).to.equal(false);

@@ -62,6 +62,8 @@ describe('privacy/names/software-lists', () => {
     expect(font('Lafont: Marie, Anna, Pierre', 'Anna')).to.equal(false);
     expect(font('Note: Roberto, Georgia, serif', 'Roberto')).to.equal(false);
     expect(font('reviewers: Okafor, Kowalczyk, emoji', 'Okafor')).to.equal(false);
+    // A family of several words is one item ("Noto Sans"); a word inside one is none ("Adobe Garamond Pro").
+    expect(font('font-family: Roboto, "Helvetica Neue", "Noto Sans", sans-serif;', 'Noto')).to.equal(true);
     // A stack goes on over lines.
     expect(font("  --monospace: 'SFMono-Regular', Consolas,\n    'Liberation Mono', Menlo, Courier, monospace;", 'Menlo')).to.equal(true);
     const css = "h1 { font-family: Georgia, serif; } /* by Anna Kowalska */";

@@ -127,6 +127,9 @@ describe('privacy/recognizers/person', () => {
     // Not a place, not a word joined to something before it, not without the phone, not across a line.
     expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
     expect(names('Release Notes – 2024.11')).to.deep.equal([]);
+    // A package's metadata, as pip show prints it, names no one; a person's record does.
+    expect(names('$ pip show sphinx\nName: Sphinx\nVersion: 1.4.5\nSummary: Python documentation generator')).to.deep.equal([]);
+    expect(names('Name: Okonkwo\nAge: 4')).to.deep.equal(['Okonkwo']);
     // A team's mailbox under a system's or a language's name names no one.
     const team = 'mit dem deutschen l10n-Team von Debian <debian-l10n-german@lists.debian.org>; Debian L10n Spanish <debian-l10n-spanish@lists.debian.org>';
     expect(detect(team).filter((f) => f.type === 'PERSON')).to.deep.equal([]);
