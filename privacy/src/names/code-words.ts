@@ -21,6 +21,20 @@ const CODE_CHAR_BEFORE: ReadonlySet<string> = new Set(['.', '\\', '$', '<']);
 /** Keywords that declare or construct a type right before it ("class Logger", "new Gson(", "extends Buffer"). */
 const DECLARES_BEFORE = /(?:^|[^\p{L}\p{N}_])(?:new|class|interface|struct|enum|trait|impl|extends|implements|instanceof|import)[ \t]+$/u;
 /**
+ * TypeScript's "type" keyword: an item of an import or export list ("{ type Logger, …", the item ending there) or
+ * an alias ("export type Employee = …"); "Please, type Smith in the box" is neither.
+ */
+const TYPE_ITEM_BEFORE = /[{,][ \t\r\n]*type[ \t]+$/;
+const TYPE_ITEM_AFTER = /^[ \t]*(?:[,}]|\r?\n|as[ \t])/;
+const TYPE_ALIAS_BEFORE = /(?:^|\n)[ \t]*(?:export[ \t]+)?type[ \t]+$/;
+const TYPE_ALIAS_AFTER = /^[ \t]*[=<]/;
+
+function afterTypeKeyword(text: string, at: number, end: number): boolean {
+  const before = text.slice(Math.max(0, at - 24), at);
+  const after = text.slice(end, end + 4);
+  return (TYPE_ITEM_BEFORE.test(before) && TYPE_ITEM_AFTER.test(after)) || (TYPE_ALIAS_BEFORE.test(before) && TYPE_ALIAS_AFTER.test(after));
+}
+/**
  * Right after it: a call, member or file extension, a namespace, a generic, an array type, a body or a shell's
  * escaped space ("Buffer.concat", "Logger.php", "Gson()", "Buffer[]", `case "$os" in Darwin\ arm64*)`).
  */
@@ -40,7 +54,7 @@ function exactAsCode(text: string, word: string, at: number): boolean {
   if ((at > 0 && LOWER_OR_DIGIT.test(before)) || UPPER.test(after)) return !isHandle(text, at);
   if (IDENTIFIER_CHAR.test(before) || (after !== '' && IDENTIFIER_CHAR.test(after))) return false;
   if (CODE_CHAR_BEFORE.has(before) || text.startsWith('::', at - 2) || text.startsWith('->', at - 2)) return true;
-  if (DECLARES_BEFORE.test(text.slice(Math.max(0, at - 16), at))) return true;
+  if (DECLARES_BEFORE.test(text.slice(Math.max(0, at - 16), at)) || afterTypeKeyword(text, at, end)) return true;
   if (ASSIGNED_BEFORE.test(text.slice(Math.max(0, at - 8), at)) && VALUE_ENDS_AFTER.test(text.slice(end, end + 3))) return true;
   // A product before its version, as a build matrix or a changelog writes it ("Clang 3.4", "when Ruby 2.7+").
   return CODE_AFTER.test(text.slice(end, end + 3)) || beforeVersion(text, end, isListedName(word));

@@ -21,6 +21,10 @@ describe('privacy: words agent text uses as code, in compounds or declined', () 
     expect(code('use Monolog\\Logger; the Logger', 'Logger')).to.equal(true);
     expect(code('chunks: Buffer[] = []', 'Buffer')).to.equal(true);
     expect(code('case "$os" in\n  Darwin\\ arm64*) get darwin_arm64 ;;', 'Darwin')).to.equal(true);
+    // TypeScript's type keyword (the Claude Code request's own source: "type Logger,"); prose with "type" is no code.
+    expect(code('import {\n  type Decision,\n  type Logger,\n} from "x";', 'Logger')).to.equal(true);
+    expect(code('export type Employee = { id: string }', 'Employee')).to.equal(true);
+    expect(code('Please, type Smith in the box.', 'Smith')).to.equal(false);
     expect(code('the GoMod kind\n\ts.Location = GoMod\n', 'GoMod')).to.equal(true);
     expect(code('the GoMod kind\n\ts.Location := GoMod;', 'GoMod')).to.equal(true);
     expect(code('Anna Kowalska wrote to Jackson about it.', 'Jackson')).to.equal(false);
