@@ -515,10 +515,27 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
       !PARTICLE_END.test(text.slice(inside.start, inside.end)) &&
       !APOSTROPHE_NEXT.test(text.slice(inside.end, c.end)) &&
       !givenNameGoesOn(text, inside, c) &&
+      !givenNameBefore(text, inside, c) &&
       !undecidedWordGoesOn(text, inside, c, tagged)
     );
   }
   return false;
+}
+
+/** What stands before a sentence's first word: the text's start, a closing mark and a space, or a line break. */
+const SENTENCE_OPENS_BEFORE = /(?:^|[.!?]["”»)]?\s+|\n[ \t>*-]*)$/u;
+
+/**
+ * The tagger read a known surname alone, and the list match is one given name right before it, mid-sentence
+ * ("Yesterday Hope Thompson wrote", "schreef Elke Lešević"): the list's full name stands, the given name being a
+ * common word or not. Not opening a sentence, where the word may be the verb ("Will Thompson come?"), and not a
+ * title ("Major Biasci").
+ */
+function givenNameBefore(text: string, inside: Candidate, c: Candidate): boolean {
+  if (inside.end !== c.end || inside.start <= c.start) return false;
+  const before = text.slice(c.start, inside.start).trim();
+  if (!(GIVEN_NAME_SET.has(before) || COMMON_WORD_GIVEN_NAME_SET.has(before)) || TITLE_SET.has(before)) return false;
+  return SURNAME_SET.has(text.slice(inside.start, inside.end)) && !SENTENCE_OPENS_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start));
 }
 
 /**

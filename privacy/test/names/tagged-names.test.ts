@@ -305,6 +305,20 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 
+  it('keeps a list match of one given name before a known surname the tagger read alone, mid-sentence only', () => {
+    const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
+    // The tagger reads "Hope" (a common word) and "Elke" (Dutch "each") as no name, the surname as one.
+    const hope = 'Yesterday Hope Thompson wrote to the committee.';
+    expect(people(hope, [span(hope, 'Thompson', 'PER', 38)], [list(hope, 'Hope Thompson')])).to.include('Hope Thompson');
+    const elke = 'Gisteren schreef Elke Lešević aan de commissie.';
+    expect(people(elke, [span(elke, 'Lešević', 'PER', 20)], [list(elke, 'Elke Lešević')])).to.include('Elke Lešević');
+    // Opening a sentence the word may be the verb; a surname no list holds is the tagger's alone.
+    const will = 'Will Thompson come to the meeting?';
+    expect(people(will, [span(will, 'Thompson', 'PER', 38)], [list(will, 'Will Thompson')])).to.deep.equal(['Thompson']);
+    const unknown = 'Yesterday Hope Okafor wrote.';
+    expect(people(unknown, [span(unknown, 'Okafor', 'PER', 38)], [list(unknown, 'Hope Okafor')])).to.deep.equal(['Okafor']);
+  });
+
   it('keeps a list match going on with one word the tagger cannot tell a place from, after a given name it read alone', () => {
     // "Jack London wrote the novel.": five retrains read Jack as a person at 27-37 and London as a place at 0.8-4.2.
     const text = 'Jack London wrote the novel.';
