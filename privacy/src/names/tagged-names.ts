@@ -15,6 +15,7 @@ import {
   PRODUCT_NAMES,
   PRODUCT_WORDS_AFTER,
   ROLE_WORDS,
+  OPENING_TIME_ADVERBS,
   SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
@@ -115,10 +116,11 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     // one the training text writes in lower case (a known given name aside), is not part of the name.
     const first = text.slice(s.start, words > 1 ? s.secondStart : s.end).trimEnd();
     const common = s.firstCommon && !GIVEN_NAME_SET.has(first);
-    // A reporting word ("Según Etxeberria", "Secondo Bertolucci", "Volgens Huisman") is never part of the name;
+    // A reporting word or a time adverb ("Según Etxeberria", "Secondo Bertolucci", "Volgens Huisman", "Ieri Franco
+    // Ossowski") is never part of the name;
     // nor is an unsure word before a known given name ("Ieri Giulia Bertolucci"): the lexicon of a model trained
     // without labelled text in a language (es, it for the commercial profile) does not know its adverbs.
-    const reporting = words > 1 && SPEECH_VERBS.has(first.toLowerCase());
+    const reporting = words > 1 && (SPEECH_VERBS.has(first.toLowerCase()) || OPENING_TIME_ADVERBS.has(first.toLowerCase()));
     const beforeGivenName =
       words > 1 &&
       s.firstConfidence < margins.openingCommon &&

@@ -311,6 +311,15 @@ Since Because Although Unless Until After Before Whereas`.split(/\s+/),
 );
 
 /**
+ * Time adverbs that open a sentence before its subject in the seven languages ("Ieri Franco Ossowski ha scritto",
+ * "Gisteren schreef …"): never part of a name the tagger reads on from them. Lower case, compared lower-cased.
+ */
+export const OPENING_TIME_ADVERBS: ReadonlySet<string> = new Set(
+  `yesterday today tomorrow gestern heute morgen vorgestern übermorgen hier aujourd'hui demain ayer hoy mañana anteayer
+ieri oggi domani stamattina stasera gisteren vandaag morgen eergisteren wczoraj dzisiaj dziś jutro przedwczoraj`.split(/\s+/),
+);
+
+/**
  * God, in the seven languages and Polish cases: capitalised where a name stands ("God gave rock and roll", "Gott
  * sei Dank") and no one's personal data. Not among STOP_WORDS: those are a feature the model was trained with.
  */

@@ -305,6 +305,15 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 
+  it('leaves a time adverb opening the sentence out of the name the tagger read on from it', () => {
+    const text = 'Ieri Franco Ossowski ha scritto al comitato.';
+    const read = { ...span(text, 'Ieri Franco Ossowski', 'PER', 20), opensSentence: true, secondStart: text.indexOf('Franco'), restConfidence: 12 };
+    expect(people(text, [read])).to.deep.equal(['Franco Ossowski']);
+    const dutch = 'Gisteren Anna de Vries schreef.';
+    const readNl = { ...span(dutch, 'Gisteren Anna de Vries', 'PER', 20), opensSentence: true, secondStart: dutch.indexOf('Anna'), restConfidence: 12 };
+    expect(people(dutch, [readNl])).to.deep.equal(['Anna de Vries']);
+  });
+
   it('keeps a list match of one given name before a known surname the tagger read alone, mid-sentence only', () => {
     const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
     // The tagger reads "Hope" (a common word) and "Elke" (Dutch "each") as no name, the surname as one.
