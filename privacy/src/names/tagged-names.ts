@@ -527,17 +527,21 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
 /** What stands before a sentence's first word: the text's start, a closing mark and a space, or a line break. */
 const SENTENCE_OPENS_BEFORE = /(?:^|[.!?]["”»)]?\s+|\n[ \t>*-]*)$/u;
 
+/** Given names that open questions as modal verbs ("Will Thompson come?", "May Thompson join?"). */
+const MODAL_GIVEN_NAMES: ReadonlySet<string> = new Set(['Will', 'May']);
+
 /**
- * The tagger read a known surname alone, and the list match is one given name right before it, mid-sentence
- * ("Yesterday Hope Thompson wrote", "schreef Elke Lešević"): the list's full name stands, the given name being a
- * common word or not. Not opening a sentence, where the word may be the verb ("Will Thompson come?"), and not a
- * title ("Major Biasci").
+ * The tagger read a known surname alone, and the list match is one given name right before it ("Yesterday Hope
+ * Thompson wrote", "schreef Elke Lešević", "Serenity Němcová wrote"): the list's full name stands, the given name
+ * being a common word or not; taking a verb with it ("Mark Thompson as absent") hides one word more, leaving it
+ * would leave the given name. Not a modal opening a question ("Will Thompson come?"), nor a title ("Major Biasci").
  */
 function givenNameBefore(text: string, inside: Candidate, c: Candidate): boolean {
   if (inside.end !== c.end || inside.start <= c.start) return false;
   const before = text.slice(c.start, inside.start).trim();
   if (!(GIVEN_NAME_SET.has(before) || COMMON_WORD_GIVEN_NAME_SET.has(before)) || TITLE_SET.has(before)) return false;
-  return SURNAME_SET.has(text.slice(inside.start, inside.end)) && !SENTENCE_OPENS_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start));
+  if (!SURNAME_SET.has(text.slice(inside.start, inside.end))) return false;
+  return !MODAL_GIVEN_NAMES.has(before) || !SENTENCE_OPENS_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start));
 }
 
 /**

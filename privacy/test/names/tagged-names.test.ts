@@ -314,14 +314,16 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(dutch, [readNl])).to.deep.equal(['Anna de Vries']);
   });
 
-  it('keeps a list match of one given name before a known surname the tagger read alone, mid-sentence only', () => {
+  it('keeps a list match of one given name before a known surname the tagger read alone, but a modal opening a question', () => {
     const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
     // The tagger reads "Hope" (a common word) and "Elke" (Dutch "each") as no name, the surname as one.
     const hope = 'Yesterday Hope Thompson wrote to the committee.';
     expect(people(hope, [span(hope, 'Thompson', 'PER', 38)], [list(hope, 'Hope Thompson')])).to.include('Hope Thompson');
     const elke = 'Gisteren schreef Elke Lešević aan de commissie.';
     expect(people(elke, [span(elke, 'Lešević', 'PER', 20)], [list(elke, 'Elke Lešević')])).to.include('Elke Lešević');
-    // Opening a sentence the word may be the verb; a surname no list holds is the tagger's alone.
+    const serenity = 'Serenity Němcová wrote to the committee.';
+    expect(people(serenity, [span(serenity, 'Němcová', 'PER', 30)], [list(serenity, 'Serenity Němcová')])).to.include('Serenity Němcová');
+    // A modal opening a question is the verb; a surname no list holds is the tagger's alone.
     const will = 'Will Thompson come to the meeting?';
     expect(people(will, [span(will, 'Thompson', 'PER', 38)], [list(will, 'Will Thompson')])).to.deep.equal(['Thompson']);
     const unknown = 'Yesterday Hope Okafor wrote.';
