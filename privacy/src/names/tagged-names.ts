@@ -565,6 +565,18 @@ function givenNameGoesOn(text: string, inside: Candidate, c: Candidate): boolean
 }
 
 /**
+ * A known given name and a known surname that the tagger read, word for word, as a place or organisation it is
+ * unsure of: the model has no Spanish or Italian text, and reads "a" before a name as before a city ("Gracias a
+ * Pearl Langrová": LOC at 5.9, "Merci à Tobia Domingues": 5.5). A sure one ("Hugo Boss" as a firm) still overrules.
+ */
+function fullNameOverUnsurePlace(text: string, c: Candidate, o: TaggedSpan): boolean {
+  if (o.start !== c.start || o.end !== c.end || Math.min(o.firstConfidence, o.restConfidence) >= margins.oneWordVeto) return false;
+  const words = text.slice(c.start, c.end).split(/\s+/);
+  const first = words[0] as string;
+  return words.length > 1 && (GIVEN_NAME_SET.has(first) || COMMON_WORD_GIVEN_NAME_SET.has(first)) && SURNAME_SET.has(words[words.length - 1] as string);
+}
+
+/**
  * Whether the tagger overrules a list match (a known name, no title or label): it lies inside a place or
  * organisation the tagger found, or it is a lone surname ("Frauen", "Vater": German nouns in the surname list)
  * the tagger read in context and did not call a name. Known given names alone keep the lists' word, unless they
@@ -573,7 +585,7 @@ function givenNameGoesOn(text: string, inside: Candidate, c: Candidate): boolean
  */
 function listVetoed(text: string, c: Candidate, others: readonly TaggedSpan[], people: readonly TaggedSpan[], commonWord: (word: string) => boolean): boolean {
   const o = others[lastStartingBy(others, c.start)];
-  if (o !== undefined && c.end <= o.end) return true;
+  if (o !== undefined && c.end <= o.end && !fullNameOverUnsurePlace(text, c, o)) return true;
   const word = text.slice(c.start, c.end);
   if (word.includes(' ')) return false;
   // A given name that is also a common word ("Dan", "Elke": then, each) keeps the lists' word only where a name

@@ -305,6 +305,16 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 
+  it('keeps a known given name and surname the tagger read, word for word, as a place it is unsure of', () => {
+    const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
+    const es = 'Gracias a Pearl Langrová por su ayuda.';
+    expect(people(es, [span(es, 'Pearl Langrová', 'LOC', 5.9)], [list(es, 'Pearl Langrová')])).to.deep.equal(['Pearl Langrová']);
+    // A sure reading overrules, and so does any over a longer place ("San Sebastián").
+    expect(people(es, [span(es, 'Pearl Langrová', 'LOC', 26)], [list(es, 'Pearl Langrová')])).to.deep.equal([]);
+    const city = 'Nos vemos en San Sebastián mañana.';
+    expect(people(city, [span(city, 'San Sebastián', 'LOC', 6)], [list(city, 'Sebastián')])).to.deep.equal([]);
+  });
+
   it('leaves a time adverb opening the sentence out of the name the tagger read on from it', () => {
     const text = 'Ieri Franco Ossowski ha scritto al comitato.';
     const read = { ...span(text, 'Ieri Franco Ossowski', 'PER', 20), opensSentence: true, secondStart: text.indexOf('Franco'), restConfidence: 12 };
