@@ -566,9 +566,18 @@ export function notAPersonHere(text: string, start: number, end: number, sure = 
   if (afterPlaceWordAndParticle(text, start)) return true;
   const span = text.slice(start, end);
   if (SALUTATIONS.includes(span)) return true;
-  // A place or firm word inside it: "Bertha Inc", "Hall Orchestra", "Russell Investments".
-  if (span.split(' ').some((w) => isPlaceWord(w))) return true;
+  // A place or firm word inside it: "Bertha Inc", "Hall Orchestra", "Russell Investments"; not a surname that is
+  // one ("Hall", "Ward", "Church") ending a known given name the tagger is sure is a person's ("Dear Anna Ward,",
+  // "Yesterday Anna Hall wrote"; it reads "Albert Hall" and "Carnegie Hall" as places).
+  const words = span.split(' ');
+  if (words.some((w) => isPlaceWord(w)) && !(sure && knownFullName(words))) return true;
   return opensLine(text, start) && SALUTATIONS.some((w) => span.startsWith(`${w} `));
+}
+
+/** A known given name, then a known surname last, no other place word: "Anna Hall", "John Church". */
+function knownFullName(words: readonly string[]): boolean {
+  const last = words[words.length - 1] as string;
+  return words.length > 1 && GIVEN_NAME_SET.has(words[0] as string) && SURNAME_SET.has(last) && words.slice(0, -1).every((w) => !isPlaceWord(w));
 }
 
 /** A word (group 1), then one or two particles, right before a name. */

@@ -305,6 +305,17 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 
+  it('keeps a surname that is a place word after a known given name the tagger is sure of, not a place or firm', () => {
+    const ward = 'Dear Anna Ward, I hope you are well.';
+    expect(people(ward, [span(ward, 'Anna Ward', 'PER', 25)])).to.deep.equal(['Anna Ward']);
+    const hall = 'Yesterday Anna Hall wrote to the committee.';
+    expect(people(hall, [span(hall, 'Anna Hall', 'PER', 40)])).to.deep.equal(['Anna Hall']);
+    // Unsure, or a firm's or venue's word that is no surname, or a place word opening it: not a person.
+    expect(people(hall, [span(hall, 'Anna Hall', 'PER', 12)])).to.deep.equal([]);
+    const firm = 'Yesterday Russell Investments wrote; the Hall Orchestra played.';
+    expect(people(firm, [span(firm, 'Russell Investments', 'PER', 40), span(firm, 'Hall Orchestra', 'PER', 40)])).to.deep.equal([]);
+  });
+
   it('keeps a known given name and surname the tagger read, word for word, as a place it is unsure of', () => {
     const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
     const es = 'Gracias a Pearl Langrová por su ayuda.';
