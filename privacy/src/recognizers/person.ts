@@ -477,7 +477,9 @@ function followedByPlace(text: string, at: number): boolean {
   if (text[at] === '-') return true;
   NEXT_WORD_RE.lastIndex = at;
   const next = NEXT_WORD_RE.exec(text)?.[1];
-  return next !== undefined && isPlaceWord(next);
+  // "via" in lower case after a name is the preposition ("e-mail Taylor Otwell via taylor@…"); Italian writes the
+  // street word before the name ("via Garibaldi").
+  return next !== undefined && next !== 'via' && isPlaceWord(next);
 }
 
 /** A place word as written or capitalised: "Station", "airport", "rue", "Aeropuerto". */

@@ -127,6 +127,8 @@ describe('privacy/recognizers/person', () => {
     // Not a place, not a word joined to something before it, not without the phone, not across a line.
     expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
     expect(names('Release Notes – 2024.11')).to.deep.equal([]);
+    // "via" after a name is the preposition, no street.
+    expect(names('Please send an e-mail to Taylor Otwell via taylor@laravel.com.')).to.include('Taylor Otwell');
     // A package's metadata, as pip show prints it, names no one; a person's record does.
     expect(names('$ pip show sphinx\nName: Sphinx\nVersion: 1.4.5\nSummary: Python documentation generator')).to.deep.equal([]);
     expect(names('Name: Okonkwo\nAge: 4')).to.deep.equal(['Okonkwo']);
