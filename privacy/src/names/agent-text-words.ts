@@ -261,3 +261,17 @@ export function beforeVersion(text: string, end: number, listedName: boolean): b
   const after = text.slice(end, end + 12);
   return SURE_VERSION_AFTER.test(after) || (!listedName && SHORT_VERSION_AFTER.test(after));
 }
+
+/** A Markdown link's target right after its text: "](https://babeljs.io/)", the host's first label in group 1. */
+const LINK_HOST_AFTER = /^\]\(https?:\/\/(?:www\.)?([\p{L}\p{N}-]+)[./]/u;
+
+/**
+ * Whether the one word at [start, end) is a Markdown link's text whose target is the word's own site ("[Babel](
+ * https://babeljs.io/)", "[Vite](https://vite.dev)"): a project, not a person, whose links go to a profile or a
+ * homepage under their full name ("[Mike](https://github.com/Mike-Leo-Smith)").
+ */
+export function linksToOwnSite(text: string, start: number, end: number): boolean {
+  if (text.charAt(start - 1) !== '[') return false;
+  const host = LINK_HOST_AFTER.exec(text.slice(end, end + 80))?.[1];
+  return host !== undefined && host.toLowerCase().startsWith(text.slice(start, end).toLowerCase());
+}

@@ -30,6 +30,7 @@ import {
   isDateWords,
   isDefinedTerm,
   isIdentifierWord,
+  linksToOwnSite,
   namesARelease,
   namesSoftware,
   nearby,
@@ -54,6 +55,28 @@ import type { TaggedSpan } from './name-tagger.js';
 // How the name tagger's spans join the detector's candidates: which of its PERSON spans to trust (the house's
 // rules for names, and margins where the tagger errs most), and which list matches its places and organisations
 // overrule.
+
+/** Markdown emphasis around a name, the same marks both sides ("**Anna Nowak**", "__Matteo Collina__"). */
+const EMPHASIS_BEFORE = /(?:^|[^*_\p{L}\p{N}])(\*\*|__|\*|_)$/u;
+/** An HTML element's opening tag right before its text ("<dd>Matt Hickman (…)</dd>", "<td>Anna Nowak</td>"). */
+const OPENING_TAG_BEFORE = /<[a-zA-Z][\w-]*(?:[ \t][^<>\n]*)?>$/;
+
+/**
+ * Whether the name at [start, end) is the text of markup, not code: a Markdown link's text ("[Mark Beckwith](https://
+ * github.com/wythe)"), emphasis ("[__Matteo Collina__](…)"), or an HTML element's text ("<dd>Matt Hickman</dd>").
+ */
+function inMarkup(text: string, start: number, end: number): boolean {
+  let from = start;
+  let to = end;
+  const marks = EMPHASIS_BEFORE.exec(text.slice(Math.max(0, from - 3), from))?.[1];
+  if (marks !== undefined && text.startsWith(marks, to) && !/[*_\p{L}\p{N}]/u.test(text.charAt(to + marks.length))) {
+    from -= marks.length;
+    to += marks.length;
+  }
+  if (text.charAt(from - 1) === '[' && text.startsWith('](', to)) return true;
+  if (from !== start) return true;
+  return OPENING_TAG_BEFORE.test(text.slice(Math.max(0, from - 48), from));
+}
 
 /** Just before a name: inside an identifier, a path, markup or code ("user.Name", "<Anna", "=Smith", "`Alice"). */
 const CODE_BEFORE = /[\p{L}\p{N}_./\\@#$<>=`{[|~*+^]$/u;
@@ -154,6 +177,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     // Cut off after a particle ("Meta Lenguaje del" in "… del Web") with no known name: a title's words, where a
     // person's name would go on to its surname ("Julien de", "Ludwig van" keep their given names).
     if (PARTICLE_END.test(text.slice(start, s.end)) && !parts.some(isListedName)) return -1;
+    // Stop words only: filler or a status ("Lorem Ipsum", "Build Failed"), whatever markup is around it.
+    if (parts.every((p) => STOP_WORDS.has(p))) return -1;
     // A product: "Claude Code", "Claude Opus", "Gemini 2.5" (but "Claude Monet", "Claude Shannon").
     if (PRODUCT_NAMES.has(parts[0] as string) && productWord(parts[1] as string, commonWord)) return -1;
     // An operating system's name in it: a distribution ("Gentoo Linux", "Arch Linux"), no one's name.
@@ -294,7 +319,8 @@ export function addTaggedNames(
     if (from === -1) continue;
     const [start, end] = nameAroundTitle(text, from, s.end);
     if (start === -1 || agentTextLookalike(text, start, end, start === s.start && s.opensSentence, people, commonWord) || imperativeVerb(text, start, end)) continue;
-    if (CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
+    const markup = inMarkup(text, start, end);
+    if (!markup && CODE_BEFORE.test(text.slice(Math.max(0, start - 1), start))) continue;
     // A lone word the text's code uses as a type ("grant: Grant"), on a line of code or comment (type-names.ts);
     // the text's type names are read only when such a word is found.
     const word = s.words === 1 ? text.slice(start, end) : '';
@@ -302,7 +328,7 @@ export function addTaggedNames(
     // "Ford Motor shares" where the text names "Ford Motor Company": the organisation again, not a person.
     if (word !== '' && reopened.some((r) => r.start === start)) continue;
     const sure = Math.min(s.firstConfidence, s.restConfidence) >= margins.houseNumber;
-    if (CODE_AFTER.test(text.slice(end, end + 2)) || notAPersonHere(text, start, end, sure) || namesAPlace(text, start, end) || namesATerm(text, start, end)) continue;
+    if ((!markup && CODE_AFTER.test(text.slice(end, end + 2))) || notAPersonHere(text, start, end, sure, markup) || namesAPlace(text, start, end) || namesATerm(text, start, end)) continue;
     const c: Candidate = { type: 'PERSON', start, end, rank: RANK_FORMAT };
     mine.push(c);
     candidates.push(c);
@@ -385,6 +411,8 @@ function agentTextLookalike(
   const word = words[0] as string;
   // A word the text uses as code nearby, a known name or not ("class Logger" beside "Logger.php", code-words.ts).
   if (isIdentifierWord(word) || initialJoinedToWord(word, commonWord) || inDeriveList(text, start) || usedAsCode(text, word, start)) return true;
+  // A link to its own site: a project ("[Babel](https://babeljs.io/)").
+  if (linksToOwnSite(text, start, end)) return true;
   // A word no list knows inside a heading's run of capitalised common words ("Feature Test Macro Requirements").
   if (!isListedName(word) && insideTitleCaseRun(text, start, end, commonWord)) return true;
   // A noun the text also writes inside compounds ("Benutzer" beside "Benutzername", word-forms.ts).

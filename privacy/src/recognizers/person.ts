@@ -543,11 +543,13 @@ const SCORE_DIGITS = 2;
  * Whether a span another recognizer (the name tagger) calls a person's name is none by this file's rules: in code,
  * in a street address, next to a place word or after a place prefix, joined to the word before it, or a greeting
  * or sign-off opening its line. `sure`: the tagger's margin is high enough for a short number after the name to
- * be a score (SCORE_DIGITS).
+ * be a score (SCORE_DIGITS). `markup`: Markdown's or HTML's marks around it ("[Mark Beckwith](…)", "__Matteo
+ * Collina__", "<dd>Matt Hickman</dd>") are no code.
  */
-export function notAPersonHere(text: string, start: number, end: number, sure = false): boolean {
-  if (joinedBefore(text, start)) return true;
-  if (inCodeBrackets(text, start, end) || followedByPlace(text, end)) return true;
+export function notAPersonHere(text: string, start: number, end: number, sure = false, markup = false): boolean {
+  // Markup's marks around a name are no code (`markup`: a Markdown link's text or emphasis, an HTML element's text).
+  if (!markup && (joinedBefore(text, start) || inCodeBrackets(text, start, end))) return true;
+  if (followedByPlace(text, end)) return true;
   // A house number after the name at the end of an address line ("Joaquin Suarez 2906.", "03751 Gerrit
   // Achterberghove 137"), or one of three digits or more before it ("159 Eleftheriou Venizelou"), a year aside; not a number the
   // sentence goes on after ("Odkrył ją John Herschel 24 marca 1835"), nor a short one before a name alone

@@ -305,6 +305,19 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(text, [span(text, 'Maren', 'PER', 45, { opensSentence: true })], [more])).to.deep.equal(['Maren']);
   });
 
+  it('reads Markdown links and emphasis and HTML elements around a name as markup, not code', () => {
+    const md = '159. [Mark Beckwith](https://github.com/wythe) fixed a typo. * [__Matteo Collina__](https://github.com/mcollina)';
+    expect(people(md, [span(md, 'Mark Beckwith', 'PER', 25), span(md, 'Matteo Collina', 'PER', 30)])).to.deep.equal(['Mark Beckwith', 'Matteo Collina']);
+    const html = '<dt>Author:</dt> <dd>Matt Hickman (mhickman@palantir.com)</dd>';
+    expect(people(html, [span(html, 'Matt Hickman', 'PER', 25)])).to.deep.equal(['Matt Hickman']);
+    // Code stays code: a generic, a member, an index, an import list; a link to the word's own site is a project's.
+    const code = 'List<Anna> a; user.Smith = 1; x = arr[Nowak]; import { Thomas } from "./x";';
+    const spans = ['Anna', 'Smith', 'Nowak', 'Thomas'].map((w) => span(code, w, 'PER', 30));
+    expect(people(code, spans)).to.deep.equal([]);
+    const site = 'a mature replacement for [Babel](https://babeljs.io/), thanks to [Mike](https://github.com/Mike-Leo-Smith)';
+    expect(people(site, [span(site, 'Babel', 'PER', 30), span(site, 'Mike', 'PER', 30)])).to.deep.equal(['Mike']);
+  });
+
   it('keeps a surname that is a place word after a known given name the tagger is sure of, not a place or firm', () => {
     const ward = 'Dear Anna Ward, I hope you are well.';
     expect(people(ward, [span(ward, 'Anna Ward', 'PER', 25)])).to.deep.equal(['Anna Ward']);
