@@ -114,6 +114,9 @@ const ENDS_WORD = new Set([' ', '\t', '\n', '\r', ',', ';', ':', '!', '?', '(', 
 // A word in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a dotted name
 // ("jade" in "jade.alglave@ens-lyon.fr"). Character tests, not slices: a short word occurs inside others thousands
 // of times in a page ("esta" in "establecer").
+/** " at host dot tld" after a word: the word is a mailbox's local part, spelled out. */
+const SPELLED_ADDRESS_AFTER = /^[ \t]+(?:at|AT|\[at\]|\(at\))[ \t]+[\w.-]+[ \t]+(?:dot|DOT|\[dot\]|\(dot\))[ \t]+\w/;
+
 function findLowerCase(text: string, word: string, from: number, to: number): boolean {
   const lower = word.toLowerCase();
   if (lower === word) return false;
@@ -123,6 +126,8 @@ function findLowerCase(text: string, word: string, from: number, to: number): bo
     const at = from + i;
     if (at > 0 && WORD_CHAR.test(text.charAt(at - 1))) continue;
     const end = at + lower.length;
+    // A mailbox written out to fool harvesters: "<osamu at debian dot org>", "(anna at example dot com)".
+    if (SPELLED_ADDRESS_AFTER.test(text.slice(end, end + 48))) continue;
     if (end === text.length) return true;
     const after = text.charAt(end);
     if (ENDS_WORD.has(after)) return true;

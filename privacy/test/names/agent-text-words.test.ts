@@ -35,6 +35,8 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(writtenLowerCase('Fichero de datos; el fichero ausente', 'Fichero', 0)).to.equal(true);
     expect(writtenLowerCase('$logger->info(); Logger', 'Logger', 17)).to.equal(true);
     expect(writtenLowerCase('Jade Alglave <jade.alglave@ens-lyon.fr>', 'Jade', 0)).to.equal(false);
+    expect(writtenLowerCase('initiated by me, Osamu Aoki <osamu at debian dot org>', 'Osamu', 17)).to.equal(false);
+    expect(people('The Debian Reference was initiated by me, Osamu Aoki <osamu at debian dot org>, as a memo.')).to.deep.equal(['Osamu Aoki']);
     expect(writtenLowerCase('Ficheros', 'Ficheros', 0)).to.equal(false);
     // Only the text near the word is read: 40 KB away it is another part of the text.
     const far = `Fichero ${'x '.repeat(20_000)}el fichero`;
