@@ -484,7 +484,9 @@ function commonWordOpens(text: string, start: number, words: readonly string[]):
  * Not a given name: a homepage's path writes it in lower case ("Christophe Blaess <https://www.blaess.fr/christophe/>").
  */
 function toolOpens(text: string, start: number, words: readonly string[]): boolean {
-  return !GIVEN_NAME_SET.has(words[0] as string) && !words.slice(1).some(isListedName) && usedAsCode(text, words[0] as string, start);
+  const first = words[0] as string;
+  // A given name that is also a word is one too ("Mark Goldman" in vim's credits, beside its ":mark" command).
+  return !GIVEN_NAME_SET.has(first) && !COMMON_WORD_GIVEN_NAME_SET.has(first) && !words.slice(1).some(isListedName) && usedAsCode(text, first, start);
 }
 
 /**

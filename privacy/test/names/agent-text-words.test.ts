@@ -159,6 +159,9 @@ describe('privacy: what agent text makes look like a name', () => {
     expect(people(tar)).to.deep.equal([]);
     expect(people('       ncpfs  is a network filesystem that supports the NCP protocol, used\n              by Novell NetWare.  It was removed from the kernel.\n')).to.deep.equal([]);
     expect(people('The senator, Scott DesJarlais, spoke.')).to.deep.equal(['Scott DesJarlais']);
+    // A given name that is also a word and a command of the text opens a name, not a tool's title.
+    const vim = 'See mark(1) for the command.\nPatch 7.1.314\nProblem: crash. (Mark Brader)\nFiles: src/ex_docmd.c\n';
+    expect(people(vim)).to.deep.equal(['Mark Brader']);
   });
 
   it('finds no person in a noun the text writes in compounds, nor in a declined form of a word it writes alone', () => {
