@@ -127,7 +127,8 @@ function findLowerCase(text: string, word: string, from: number, to: number): bo
     if (at > 0 && WORD_CHAR.test(text.charAt(at - 1))) continue;
     const end = at + lower.length;
     // A mailbox written out to fool harvesters: "<osamu at debian dot org>", "(anna at example dot com)".
-    if (SPELLED_ADDRESS_AFTER.test(text.slice(end, end + 48))) continue;
+    const next = text.charCodeAt(end);
+    if ((next === 0x20 || next === 0x09) && SPELLED_ADDRESS_AFTER.test(text.slice(end, end + 48))) continue;
     if (end === text.length) return true;
     const after = text.charAt(end);
     if (ENDS_WORD.has(after)) return true;
@@ -263,6 +264,9 @@ const SHORT_VERSION_AFTER = /^[ \t]+v?\d+\.\d(?!\d)/;
  * number (138,102 names).
  */
 export function beforeVersion(text: string, end: number, listedName: boolean): boolean {
+  // Read for every occurrence of a word in its block: a cheap test first (a blank, then a digit or "v").
+  const c = text.charCodeAt(end);
+  if (c !== 0x20 && c !== 0x09) return false;
   const after = text.slice(end, end + 12);
   return SURE_VERSION_AFTER.test(after) || (!listedName && SHORT_VERSION_AFTER.test(after));
 }

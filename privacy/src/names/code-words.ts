@@ -30,6 +30,8 @@ const TYPE_ALIAS_BEFORE = /(?:^|\n)[ \t]*(?:export[ \t]+)?type[ \t]+$/;
 const TYPE_ALIAS_AFTER = /^[ \t]*[=<]/;
 
 function afterTypeKeyword(text: string, at: number, end: number): boolean {
+  // Read for every occurrence of a word in its block: a cheap test first.
+  if (!text.startsWith('type', at - 5) || (text.charCodeAt(at - 1) !== 0x20 && text.charCodeAt(at - 1) !== 0x09)) return false;
   const before = text.slice(Math.max(0, at - 24), at);
   const after = text.slice(end, end + 4);
   return (TYPE_ITEM_BEFORE.test(before) && TYPE_ITEM_AFTER.test(after)) || (TYPE_ALIAS_BEFORE.test(before) && TYPE_ALIAS_AFTER.test(after));
