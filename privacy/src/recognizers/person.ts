@@ -218,7 +218,9 @@ const MONTHS_THAT_ARE_NAMES: ReadonlySet<string> = new Set(['Jan', 'April', 'May
 function pushContextName(start: number, name: string, out: Candidate[]): void {
   const words = wordsOf(name);
   const stop = (w: string, i: number): boolean => STOP_WORDS.has(w) && !(i === 0 && words.length > 1 && MONTHS_THAT_ARE_NAMES.has(w));
-  if (words.some((w, i) => stop(w, i) || PLACE_WORDS.has(w))) return;
+  // A place word names a place ("Victoria Station – 020 …"), unless it is a surname as well ("Sehr geehrter Herr
+  // Ward,", "Mr Hall").
+  if (words.some((w, i) => stop(w, i) || (PLACE_WORDS.has(w) && !SURNAME_SET.has(w)))) return;
   // A project's or team's mailbox, not a person's: "l10n-Team von Debian <debian-l10n-german@…>", "Debian L10n
   // Spanish <debian-l10n-spanish@…>".
   if (words.some((w) => PLATFORM_NAMES.has(w)) || (words.length === 1 && LANGUAGE_NAMES.has(words[0] as string))) return;

@@ -126,6 +126,8 @@ describe('privacy/recognizers/person', () => {
     expect(names('From: Tegan Ogunleye <tegan.ogunleye@example.com>')).to.deep.equal(['Tegan Ogunleye']);
     // Not a place, not a word joined to something before it, not without the phone, not across a line.
     expect(names('Victoria Station (020 7946 0958)')).to.deep.equal([]);
+    // A place word that is a surname too, after a title, is the surname.
+    expect(names('Sehr geehrter Herr Ward,')).to.deep.equal(['Ward']);
     expect(names('Release Notes – 2024.11')).to.deep.equal([]);
     // "via" after a name is the preposition, no street.
     expect(names('Please send an e-mail to Taylor Otwell via taylor@laravel.com.')).to.include('Taylor Otwell');
