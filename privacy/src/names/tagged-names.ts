@@ -206,7 +206,8 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
   // dictionaries hold but the training text only capitalises ("Lula", "César", "Tommy") keeps the margin rule.
   if (COMMON_WORD_GIVEN_NAME_SET.has(word) && (confidence < margins.commonWord || (start === s.start && s.opensSentence && firstCommon))) return -1;
   const common = firstCommon && !GIVEN_NAME_SET.has(word) && !LONE_SURNAME_SET.has(word);
-  if (common && confidence < margins.commonWord) return -1;
+  // A title right before marks the person however common the word ("pan Salas", "Herr Fischer").
+  if (common && confidence < margins.commonWord && !titleBefore(text, start)) return -1;
   // Any other lone word the lists do not know needs a clear margin ("Pan Wrona, Mój numer…": 7).
   if (confidence < margins.word && !known()) return -1;
   return start;
@@ -215,6 +216,12 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
 const WORD_AFTER_RE = /^[ \t]+(\p{Ll}+)/u;
 /** The word right before a position, up to 24 characters back. */
 const WORD_BEFORE_RE = /(\p{L}+)[ \t]+$/u;
+
+/** Whether a title stands right before `start`, as written or capitalised ("pan Salas", "Frau Fischer"). */
+function titleBefore(text: string, start: number): boolean {
+  const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
+  return before !== undefined && TITLE_SET.has(`${before.charAt(0).toUpperCase()}${before.slice(1)}`);
+}
 /** ", who …", ", whose …" (English's relative for people alone), or an age between commas (", 68 ,"). */
 const PERSON_AFTER_RE = /^[ \t]*,[ \t]*(?:(?:who|whose)[ \t]|\d{1,2}[ \t]*,)/;
 

@@ -339,6 +339,13 @@ describe('privacy: which tagger spans become names', () => {
     expect(people(city, [span(city, 'San Sebastián', 'LOC', 6)], [list(city, 'Sebastián')])).to.deep.equal([]);
   });
 
+  it('keeps a lone word the lexicon writes in lower case after a title, under the common-word margin', () => {
+    const pl = 'Wczoraj pan Salas zadzwonił do biura.';
+    expect(people(pl, [span(pl, 'Salas', 'PER', 17, { firstCommon: true })])).to.deep.equal(['Salas']);
+    const bare = 'Wczoraj Salas zadzwonił do biura.';
+    expect(people(bare, [span(bare, 'Salas', 'PER', 17, { firstCommon: true })])).to.deep.equal([]);
+  });
+
   it('leaves a time adverb opening the sentence out of the name the tagger read on from it', () => {
     const text = 'Ieri Franco Ossowski ha scritto al comitato.';
     const read = { ...span(text, 'Ieri Franco Ossowski', 'PER', 20), opensSentence: true, secondStart: text.indexOf('Franco'), restConfidence: 12 };
