@@ -91,7 +91,7 @@ function trimItem(item: string): string {
   return item.replace(REMARK_RE, '').replace(ITEM_TRIM_RE, '');
 }
 
-/** CSS's generic font families: a list with one of them in it is a font stack ("system-ui, 'Segoe UI', Roboto, sans-serif"). */
+/** CSS's generic font families: a list with one of them is a font stack ("system-ui, 'Segoe UI', Roboto, sans-serif"). */
 const GENERIC_FAMILIES: ReadonlySet<string> = new Set(
   'serif sans-serif monospace cursive fantasy system-ui ui-serif ui-sans-serif ui-monospace ui-rounded -apple-system'.split(' '),
 );

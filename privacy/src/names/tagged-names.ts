@@ -10,12 +10,12 @@ import {
   LANGUAGE_NAMES,
   LONE_SURNAME_SET,
   OFFICES,
+  OPENING_TIME_ADVERBS,
   PARTICLES,
   PLATFORM_NAMES,
   PRODUCT_NAMES,
   PRODUCT_WORDS_AFTER,
   ROLE_WORDS,
-  OPENING_TIME_ADVERBS,
   SPEECH_VERBS,
   STOP_WORDS,
   SURNAME_SET,
@@ -115,7 +115,10 @@ const ACRONYM_PLURAL = /(?:^|\s)\p{Lu}{2,}s(?=\s|$)/u;
 /** French conjunctions elided before a vowel, written as one token with the next word: no name begins so. */
 const ELIDED_CONJUNCTION_RE = /^(?:Lorsqu|Puisqu|Jusqu|Quoiqu|Presqu|Quelqu|Qu)['’]\p{Ll}/u;
 
-/** Whether `word` after an assistant's name makes it a product: no known surname, and a product's word, a common word, an acronym or a number. */
+/**
+ * Whether `word` after an assistant's name makes it a product: no known surname, and a product's word, a common word,
+ * an acronym or a number.
+ */
 function productWord(word: string, commonWord: (word: string) => boolean): boolean {
   if (SURNAME_SET.has(word)) return false;
   // An acronym of two or three capitals or a number ("Claude API", "Llama 3"); not an initial ("Claude E. Shannon")
@@ -140,9 +143,9 @@ function personStart(text: string, s: TaggedSpan, people: readonly TaggedSpan[],
     const first = text.slice(s.start, words > 1 ? s.secondStart : s.end).trimEnd();
     const common = s.firstCommon && !GIVEN_NAME_SET.has(first);
     // A reporting word or a time adverb ("Según Etxeberria", "Secondo Bertolucci", "Volgens Huisman", "Ieri Franco
-    // Ossowski") is never part of the name;
-    // nor is an unsure word before a known given name ("Ieri Giulia Bertolucci"): the lexicon of a model trained
-    // without labelled text in a language (es, it for the commercial profile) does not know its adverbs.
+    // Ossowski") is never part of the name; nor is an unsure word before a known given name ("Ieri Giulia
+    // Bertolucci"): the lexicon of a model trained without labelled text in a language (es, it for the commercial
+    // profile) does not know its adverbs.
     const reporting = words > 1 && (SPEECH_VERBS.has(first.toLowerCase()) || OPENING_TIME_ADVERBS.has(first.toLowerCase()));
     const beforeGivenName =
       words > 1 &&
