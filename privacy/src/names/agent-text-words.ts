@@ -111,12 +111,12 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** What may follow a word of its own ("el fichero,", "$logger->", "(ada)"); a full stop only at a sentence's end. */
 const ENDS_WORD = new Set([' ', '\t', '\n', '\r', ',', ';', ':', '!', '?', '(', ')', '/', '"', "'", '»', '-']);
 
-// A word in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a dotted name
-// ("jade" in "jade.alglave@ens-lyon.fr"). Character tests, not slices: a short word occurs inside others thousands
-// of times in a page ("esta" in "establecer").
 /** " at host dot tld" after a word: the word is a mailbox's local part, spelled out. */
 const SPELLED_ADDRESS_AFTER = /^[ \t]+(?:at|AT|\[at\]|\(at\))[ \t]+[\w.-]+[ \t]+(?:dot|DOT|\[dot\]|\(dot\))[ \t]+\w/;
 
+// A word in prose or code ("el fichero", "$logger->", ".ada"), not the first part of an address or a dotted name
+// ("jade" in "jade.alglave@ens-lyon.fr"). Character tests, not slices: a short word occurs inside others thousands
+// of times in a page ("esta" in "establecer").
 function findLowerCase(text: string, word: string, from: number, to: number): boolean {
   const lower = word.toLowerCase();
   if (lower === word) return false;

@@ -36,6 +36,7 @@ function afterTypeKeyword(text: string, at: number, end: number): boolean {
   const after = text.slice(end, end + 4);
   return (TYPE_ITEM_BEFORE.test(before) && TYPE_ITEM_AFTER.test(after)) || (TYPE_ALIAS_BEFORE.test(before) && TYPE_ALIAS_AFTER.test(after));
 }
+
 /**
  * Right after it: a call, member or file extension, a namespace, a generic, an array type, a body or a shell's
  * escaped space ("Buffer.concat", "Logger.php", "Gson()", "Buffer[]", `case "$os" in Darwin\ arm64*)`).

@@ -16,7 +16,8 @@ function objectAfter(text: string, end: number): boolean {
   return OBJECT_AFTER_RE.test(text.slice(end, end + 24));
 }
 
-function opensSentence(text: string, at: number): boolean {
+/** Whether `at` is a sentence's first word: after a closing mark or a line break, maybe a quote or a bullet. */
+export function opensSentence(text: string, at: number): boolean {
   return SENTENCE_BEFORE_RE.test(`${at <= 8 ? '\n' : ''}${text.slice(Math.max(0, at - 8), at)}`);
 }
 

@@ -43,7 +43,7 @@ import { usedAsCode } from './code-words.js';
 import { declinedFormOfWritten, partOfCompounds } from './word-forms.js';
 import { margins } from './detector-margins.js';
 import { namesAPlace, namesATerm } from './place-named-after.js';
-import { imperativeVerb } from './imperative-verbs.js';
+import { imperativeVerb, opensSentence } from './imperative-verbs.js';
 import { inFontStack, inSoftwareList } from './software-lists.js';
 import { capitalsSurnameAfter } from './capitals-surnames.js';
 import { addLaterMentions } from './later-mentions.js';
@@ -564,9 +564,6 @@ function splitsTaggedName(text: string, c: Candidate, mine: readonly Candidate[]
   return false;
 }
 
-/** What stands before a sentence's first word: the text's start, a closing mark and a space, or a line break. */
-const SENTENCE_OPENS_BEFORE = /(?:^|[.!?]["”»)]?\s+|\n[ \t>*-]*)$/u;
-
 /** Given names that open questions as modal verbs ("Will Thompson come?", "May Thompson join?"). */
 const MODAL_GIVEN_NAMES: ReadonlySet<string> = new Set(['Will', 'May']);
 
@@ -581,7 +578,7 @@ function givenNameBefore(text: string, inside: Candidate, c: Candidate): boolean
   const before = text.slice(c.start, inside.start).trim();
   if (!(GIVEN_NAME_SET.has(before) || COMMON_WORD_GIVEN_NAME_SET.has(before)) || TITLE_SET.has(before)) return false;
   if (!SURNAME_SET.has(text.slice(inside.start, inside.end))) return false;
-  return !MODAL_GIVEN_NAMES.has(before) || !SENTENCE_OPENS_BEFORE.test(text.slice(Math.max(0, c.start - 8), c.start));
+  return !MODAL_GIVEN_NAMES.has(before) || !opensSentence(text, c.start);
 }
 
 /**
