@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { detect } from '../../src/detect.js';
 import { signsAsCodingAgent } from '../../src/names/agent-signatures.js';
+import { atValue } from './hand-spans.js';
 
 /** The PERSON values detect finds in `text`. */
 function people(text: string): string[] {
@@ -36,8 +37,8 @@ describe('privacy/names/agent-signatures', () => {
     expect(people('Claude Monet painted it; Claude Debussy wrote it.')).to.deep.equal(['Claude Monet', 'Claude Debussy']);
     // On GitHub's no-reply domain only the agent's own account vouches for it.
     const text = 'Co-authored-by: Copilot <1234+octocat@users.noreply.github.com>';
-    expect(signsAsCodingAgent(text, text.indexOf('Copilot'), text.indexOf('Copilot') + 7)).to.equal(false);
+    expect(atValue(signsAsCodingAgent)(text, 'Copilot')).to.equal(false);
     const own = 'Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>';
-    expect(signsAsCodingAgent(own, own.indexOf('Copilot'), own.indexOf('Copilot') + 7)).to.equal(true);
+    expect(atValue(signsAsCodingAgent)(own, 'Copilot')).to.equal(true);
   });
 });

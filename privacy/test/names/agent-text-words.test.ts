@@ -13,12 +13,13 @@ import {
   writtenLowerCase,
 } from '../../src/names/agent-text-words.js';
 import { declaresType } from '../../src/names/type-names.js';
+import { atValue } from './hand-spans.js';
 
 const people = (text: string): string[] => detect(text).filter((f) => f.type === 'PERSON').map((f) => f.value);
 
 describe('privacy: what agent text makes look like a name', () => {
   it('reads a weekday and month before a day and time as a date, a lone month or a name before other digits not', () => {
-    const at = (text: string, span: string): boolean => isDateWords(text, text.indexOf(span), text.indexOf(span) + span.length);
+    const at = atValue(isDateWords);
     expect(at('Date:   Sun Nov 13 18:05:44 2016 +0700', 'Sun Nov')).to.equal(true);
     expect(at('Date:   Thu Sep 29 22:15:37 2011', 'Thu')).to.equal(true);
     expect(at('Date: Thu, 1 Jun 2017 10:00', 'Thu')).to.equal(true);
@@ -67,7 +68,7 @@ describe('privacy: what agent text makes look like a name', () => {
   });
 
   it('reads a name before or ending on a word for software as a product', () => {
-    const at = (text: string, span: string): boolean => namesSoftware(text, text.indexOf(span), text.indexOf(span) + span.length);
+    const at = atValue(namesSoftware);
     expect(at('A valid Mandrill API key', 'Mandrill')).to.equal(true);
     expect(at('the Wildfire Plugin, Protocol', 'Wildfire Plugin')).to.equal(true);
     expect(at('Elastic Search handler', 'Elastic Search')).to.equal(true);
@@ -85,7 +86,7 @@ describe('privacy: what agent text makes look like a name', () => {
   });
 
   it("reads a release's code name beside its product and version as no name, and a cited author as one", () => {
-    const release = (text: string, word: string): boolean => namesARelease(text, text.indexOf(word), text.indexOf(word) + word.length);
+    const release = atValue(namesARelease);
     expect(release('- Update macos.md, remove Catalina (macOS 10.15) ([#9405])', 'Catalina')).to.equal(true);
     expect(release('before Debian 11 (Bullseye), unprivileged user namespaces', 'Bullseye')).to.equal(true);
     expect(release('a bug in jemalloc in combination with macOS Catalina. See #1234', 'Catalina')).to.equal(true);
@@ -102,7 +103,7 @@ describe('privacy: what agent text makes look like a name', () => {
     // One space is no column gap; a word after prose is no description.
     expect(option('  --anna Anna wrote it', 'Anna')).to.equal(false);
     expect(option('Thanks to --all of you, Anna', 'Anna')).to.equal(false);
-    const term = (text: string, word: string): boolean => isDefinedTerm(text, text.indexOf(word), text.indexOf(word) + word.length);
+    const term = atValue(isDefinedTerm);
     expect(term('promotional purposes (the "Waiver"). Affirmer makes', 'Waiver')).to.equal(true);
     expect(term('hereinafter \u201cLicensee\u201d', 'Licensee')).to.equal(true);
     expect(term('I asked "Kowalska" twice', 'Kowalska')).to.equal(false);

@@ -1,3 +1,4 @@
+import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
 import type { TaggedSpan } from '../../src/names/name-tagger.js';
 
 /** A tagger span written by hand: `value`'s first place in `text`, with the margin the tagger would give it. */
@@ -17,4 +18,15 @@ export function span(text: string, value: string, kind: TaggedSpan['kind'], marg
     commonWords: 0,
     ...extra,
   };
+}
+
+/** A list match written by hand: `value`'s first place in `text`, ranked as the name lists rank theirs. */
+export function listMatch(text: string, value: string): Candidate {
+  const start = text.indexOf(value);
+  return { type: 'PERSON', start, end: start + value.length, rank: RANK_FORMAT };
+}
+
+/** A rule that reads a span [start, end), asked of `value`'s first place in `text`. */
+export function atValue(rule: (text: string, start: number, end: number) => boolean): (text: string, value: string) => boolean {
+  return (text, value) => rule(text, text.indexOf(value), text.indexOf(value) + value.length);
 }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
+import type { Candidate } from '../../src/recognizer.js';
 import type { TaggedSpan } from '../../src/names/name-tagger.js';
 import { personGoesOn } from '../../src/names/name-detector.js';
 import { addOpeningNames } from '../../src/names/opening-names.js';
 import { addTaggedNames } from '../../src/names/tagged-names.js';
-import { span } from './hand-spans.js';
+import { listMatch, span } from './hand-spans.js';
 
 // The rules that hold a name whatever the training draw gave the tagger's margins, on spans written by hand: a
 // given name and the surname after it opening a sentence, read through the tagger's reading of the pair (the
@@ -24,8 +24,6 @@ function tagged(text: string, spans: TaggedSpan[], listed: Candidate[] = []): st
   addTaggedNames(text, spans, candidates, () => false);
   return candidates.filter((c) => c.type === 'PERSON').map((c) => text.slice(c.start, c.end));
 }
-
-const listMatch = (text: string, word: string): Candidate => ({ type: 'PERSON', start: text.indexOf(word), end: text.indexOf(word) + word.length, rank: RANK_FORMAT });
 
 describe('privacy: names held whatever the draw', () => {
   it('joins a given name that is a common word to the next word the tagger reads as its surname', () => {

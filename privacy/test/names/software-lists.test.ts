@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { inFontStack, inSoftwareList } from '../../src/names/software-lists.js';
 import { detect } from '../../src/detect.js';
+import { atValue } from './hand-spans.js';
 
 /** inSoftwareList for the first `word` in `text`. */
 function listed(text: string, word: string): boolean {
@@ -48,7 +49,7 @@ describe('privacy/names/software-lists', () => {
   });
 
   it('reads a font stack’s items as typefaces: a font property’s value, or a list with a generic family', () => {
-    const font = (text: string, word: string): boolean => inFontStack(text, text.indexOf(word), text.indexOf(word) + word.length);
+    const font = atValue(inFontStack);
     expect(font("--sans: system-ui, 'Segoe UI', Roboto, sans-serif;", 'Roboto')).to.equal(true);
     expect(font('code { font-family: Consolas, "Liberation Mono", Menlo, Courier, monospace; }', 'Courier')).to.equal(true);
     expect(font("body { font-family: Georgia, 'Times New Roman'; }", 'Georgia')).to.equal(true);

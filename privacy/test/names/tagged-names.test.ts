@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RANK_CONTEXT, RANK_FORMAT, type Candidate } from '../../src/recognizer.js';
 import type { TaggedSpan } from '../../src/names/name-tagger.js';
 import { addTaggedNames } from '../../src/names/tagged-names.js';
-import { span } from './hand-spans.js';
+import { listMatch, span } from './hand-spans.js';
 
 // The rules that decide which of the tagger's spans become PERSON candidates and which list matches its places
 // and organisations overrule, on spans written by hand (the margins as the tagger would give them).
@@ -260,7 +260,7 @@ describe('privacy: which tagger spans become names', () => {
   });
 
   it('drops a lone list given name that is also a common word, unless greeted or a speaker', () => {
-    const at = (text: string, word: string): Candidate => ({ type: 'PERSON', start: text.indexOf(word), end: text.indexOf(word) + word.length, rank: RANK_FORMAT });
+    const at = listMatch;
     const then = 'Het regent. Dan is er nog de druk van de productie.';
     expect(people(then, [], [at(then, 'Dan')], ['Dan'])).to.deep.equal([]);
     expect(people(then, [], [at(then, 'Dan')], [])).to.deep.equal(['Dan']);
@@ -330,7 +330,7 @@ describe('privacy: which tagger spans become names', () => {
   });
 
   it('keeps a known given name and surname the tagger read, word for word, as a place it is unsure of', () => {
-    const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
+    const list = listMatch;
     const es = 'Gracias a Pearl Langrová por su ayuda.';
     expect(people(es, [span(es, 'Pearl Langrová', 'LOC', 5.9)], [list(es, 'Pearl Langrová')])).to.deep.equal(['Pearl Langrová']);
     // A sure reading overrules, and so does any over a longer place ("San Sebastián").
@@ -356,7 +356,7 @@ describe('privacy: which tagger spans become names', () => {
   });
 
   it('keeps a list match of one given name before a known surname the tagger read alone, but a modal opening a question', () => {
-    const list = (text: string, name: string): Candidate => ({ type: 'PERSON', start: text.indexOf(name), end: text.indexOf(name) + name.length, rank: RANK_FORMAT });
+    const list = listMatch;
     // The tagger reads "Hope" (a common word) and "Elke" (Dutch "each") as no name, the surname as one.
     const hope = 'Yesterday Hope Thompson wrote to the committee.';
     expect(people(hope, [span(hope, 'Thompson', 'PER', 38)], [list(hope, 'Hope Thompson')])).to.include('Hope Thompson');
