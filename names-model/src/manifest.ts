@@ -59,9 +59,11 @@ export interface CorpusSource {
    * iob2-tsv: index, word, IOB2 tag, then other columns (Universal NER's annotators), '#' lines between;
    * kpwr-space: word, space, KPWr's fine IOB2 tag (B-nam_liv_person, I-nam_loc_gpe_city…), blank lines between;
    * litbank-tsv: word, tab, LitBank's nested BIO layers (PER, GPE, LOC, FAC, ORG, VEH), blank lines between
-   * paragraphs; its person mentions narrowed to the names they open with (read-corpus.ts).
+   * paragraphs; its person mentions narrowed to the names they open with (read-corpus.ts); gum-conllu: GUM's
+   * CoNLL-U with its CorefUD mention brackets, the proper nouns of person, place and organisation mentions
+   * (read-gum.ts).
    */
-  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv' | 'kpwr-space' | 'litbank-tsv' | 'bio-tab' | 'social-tab';
+  readonly format: 'conll-indexed' | 'germeval-tsv' | 'bio-space' | 'io-tsv' | 'iob2-tsv' | 'kpwr-space' | 'litbank-tsv' | 'bio-tab' | 'social-tab' | 'gum-conllu';
   /** Labels derived automatically (Wikipedia links), not by people reading the text. */
   readonly silver?: boolean;
   /** Labelled by people, but on OCR'd text (old print, misread letters): reported apart from clean hand-labelled text. */

@@ -1,6 +1,7 @@
 import { NAME_TAGS } from '@gateway/privacy/internals';
 import { tokeniseForNames } from '@gateway/privacy/internals';
 import type { CorpusSource } from './manifest.js';
+import { parseGumConllu } from './read-gum.js';
 
 /** One labelled sentence: words and their tag indexes into NAME_TAGS. */
 export interface LabelledSentence {
@@ -160,6 +161,7 @@ function parseLitBank(text: string): LabelledSentence[] {
 /** Sentences of one corpus file's text, in file order. */
 export function parseCorpus(source: CorpusSource, raw: string): LabelledSentence[] {
   if (source.format === 'litbank-tsv') return parseLitBank(raw);
+  if (source.format === 'gum-conllu') return parseGumConllu(raw);
   // Running text: word and tag per line, sentences cut here (Europeana's files and ZEFYS's have none).
   const running = source.format === 'bio-space' || source.format === 'bio-tab';
   const text = source.repair === 'latin1-read-as-cp1251' ? repairCp1251(raw) : raw;

@@ -90,6 +90,54 @@ describe('names-model: reading corpora', () => {
     expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'B-PER', 'O']);
   });
 
+  it('reads GUM: proper nouns of person, place and organisation mentions; titles, groups and nominals none', () => {
+    // Invented rows in GUM's CoNLL-U layout: id, form, lemma, UPOS, XPOS, feats, head, deprel, deps, MISC.
+    const row = (id: number, form: string, xpos: string, entity?: string): string =>
+      `${id}\t${form}\t_\t_\t${xpos}\t_\t0\t_\t_\t${entity === undefined ? '_' : `Entity=${entity}`}`;
+    const text = [
+      '# sent_id = t-1',
+      '# text = Professor Anna Weber of the Sydney Institute told Muslims that her mother met Peter the Great.',
+      row(1, 'Professor', 'NNP', '(1-person-new-sgl-Anna_Weber'),
+      row(2, 'Anna', 'NNP'),
+      row(3, 'Weber', 'NNP'),
+      row(4, 'of', 'IN'),
+      row(5, 'the', 'DT', '(2-organization-new-sgl'),
+      row(6, 'Sydney', 'NNP', '(3-place-new-sgl-Sydney)'),
+      row(7, 'Institute', 'NNP', '2)1)'),
+      row(8, 'told', 'VBD'),
+      row(9, 'Muslims', 'NNPS', '(4-person-new-sgl)'),
+      row(10, 'that', 'IN'),
+      row(11, 'her', 'PRP$', '(5-person-new-sgl(6-person-giv-sgl)'),
+      row(12, 'mother', 'NN', '5)'),
+      row(13, 'met', 'VBD'),
+      row(14, 'Peter', 'NNP', '(7-person-new-sgl-Peter_the_Great'),
+      row(15, 'the', 'DT'),
+      row(16, 'Great', 'NNP', '7)'),
+      row(17, '.', '.'),
+      '',
+      '# sent_id = t-2',
+      row(1, 'President', 'NNP', '(8-person-giv-sgl)'),
+      row(2, 'spoke', 'VBD'),
+      row(3, 'in', 'IN'),
+      row(4, 'Warhol', 'NNP', '(9-place-new-sgl(10-person-giv-sgl-Andy_Warhol)'),
+      row(5, "'s", 'POS'),
+      row(6, 'studio', 'NN', '9)'),
+      '',
+    ].join('\n');
+    const s = parseCorpus(inventedSource('gum-conllu'), text);
+    expect(s.map((x) => x.words.length)).to.deep.equal([17, 6]);
+    expect(tags(s[0]!.tags)).to.deep.equal([
+      'O', 'B-PER', 'I-PER', 'O', 'O', 'B-ORG', 'I-ORG', 'O', 'O', 'O', 'O', 'O', 'O', 'B-PER', 'I-PER', 'I-PER', 'O',
+    ]);
+    expect(tags(s[1]!.tags)).to.deep.equal(['O', 'O', 'O', 'B-PER', 'O', 'O']);
+  });
+
+  it('refuses GUM mention brackets it cannot pair', () => {
+    const text = '1\tAnna\t_\t_\tNNP\t_\t0\t_\t_\tEntity=(1-person-new\n\n';
+    expect(() => parseCorpus(inventedSource('gum-conllu'), text)).to.throw(/never closed/);
+    expect(() => parseCorpus(inventedSource('gum-conllu'), '1\tAnna\t_\t_\tNNP\t_\t0\t_\t_\tEntity=3)\n')).to.throw(/never opened/);
+  });
+
   it('repairs Latin-1 text that was read as Windows-1251 upstream', () => {
     const [s] = parseCorpus(inventedSource('conll-indexed', 'latin1-read-as-cp1251'), '0\tErzдhlung\tO\n1\tlдЯt\tO\n');
     expect(s!.words).to.deep.equal(['Erzählung', 'läßt']);
