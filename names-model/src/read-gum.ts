@@ -30,7 +30,7 @@ interface Mention {
 }
 
 /** The mentions a word's `Entity=` value opens (one-word ones closed at once) and the ids it closes, in order. */
-export function gumMentionEvents(value: string): { opens: { mention: Mention; closedHere: boolean }[]; closes: string[] } {
+function gumMentionEvents(value: string): { opens: { mention: Mention; closedHere: boolean }[]; closes: string[] } {
   const opens: { mention: Mention; closedHere: boolean }[] = [];
   const closes: string[] = [];
   let i = 0;
