@@ -31,6 +31,11 @@ export interface DetectorMargins {
   readonly sureLone: number;
   /** The same for a word the surname lists know: the lists count as evidence ("Scholz … Scholz rief"). */
   readonly sureLoneKnown: number;
+  /**
+   * A capitalised word after a person's name that the tagger reads as no name by less than this over the name
+   * going on is the name going on ("Professor Cres Eastman of the Sydney Institute": O by 2.8); 0 never.
+   */
+  readonly personGoesOn: number;
 }
 
 /** The margins the detector runs with (names-model/manifest.json "margins" records them and their data). */
@@ -48,6 +53,7 @@ export const SHIPPED_MARGINS: DetectorMargins = Object.freeze({
   sureName: 15,
   sureLone: 15,
   sureLoneKnown: 10,
+  personGoesOn: 6,
 });
 
 /** The margins in force: the shipped ones, unless the tuning command set others for a measurement. */

@@ -1,4 +1,5 @@
-import { MAX_FEATURES, NameFeatureContext, TAG_B_PER, TAG_COUNT, TAG_I_PER, TAG_O, isScorable, type NameLexicon, type WordInfo } from './name-features.js';
+import { margins as detectorMargins } from './detector-margins.js';
+import { MAX_FEATURES, NameFeatureContext, TAG_B_PER, TAG_COUNT, TAG_I_PER, TAG_O, isScorable, isUpper, type NameLexicon, type WordInfo } from './name-features.js';
 import type { NameModel } from './name-model.js';
 import { tokeniseForNames, type NameTokens } from './name-tokens.js';
 import { registersOfText } from './text-register.js';
@@ -76,9 +77,11 @@ function allowed(prevTag: number, tag: number): boolean {
 
 /**
  * Greedy left-to-right tags for the words of `ctx`: unscorable words are O at no cost, so the work grows with
- * the capitalised words, not the text.
+ * the capitalised words, not the text. `goesOn` (the detector's personGoesOn; training decodes with 0): a
+ * capitalised word of two letters or more that the training text never writes in lower case, right after a
+ * person's name and before no colon, read as O by less than this over I-PER, is taken as the name going on.
  */
-export function tagWords(scorer: TagScorer, ctx: NameFeatureContext, margins?: Float64Array): Uint8Array {
+export function tagWords(scorer: TagScorer, ctx: NameFeatureContext, margins?: Float64Array, goesOn = 0): Uint8Array {
   const n = ctx.words.length;
   const tags = new Uint8Array(n);
   const feats = new Uint32Array(MAX_FEATURES);
@@ -107,6 +110,15 @@ export function tagWords(scorer: TagScorer, ctx: NameFeatureContext, margins?: F
         } else if (s > second) second = s;
       }
       if (margins !== undefined) margins[i] = (best - second) / scorer.scale;
+      if (goesOn > 0 && tag === TAG_O && (prev === TAG_B_PER || prev === TAG_I_PER) && ctx.sentenceStart[i] === 0) {
+        const behind = (best - (scores[TAG_I_PER] as number)) / scorer.scale;
+        const word = ctx.words[i] as string;
+        // Not a letter alone ("… Szymczyk W maju") nor a field label ("Jaworski Karta: 5388 …").
+        if (behind < goesOn && word.length > 1 && isUpper(word.charAt(0)) && ctx.info(i).common === 0 && ctx.words[i + 1] !== ':') {
+          tag = TAG_I_PER;
+          if (margins !== undefined) margins[i] = behind;
+        }
+      }
     }
     tags[i] = tag;
     prev2 = prev;
@@ -163,7 +175,7 @@ export function tagNames(scorer: TagScorer, text: string): TaggedSpan[] {
   const margins = new Float64Array(tokens.words.length);
   const registers = scorer.lexicon.register === true ? registersOfText(text, tokens.starts, tokens.ends, tokens.sentenceStart) : undefined;
   const ctx = new NameFeatureContext(tokens.words, tokens.sentenceStart, scorer.lexicon, registers);
-  return spansOf(tokens, tagWords(scorer, ctx, margins), margins, ctx);
+  return spansOf(tokens, tagWords(scorer, ctx, margins, detectorMargins.personGoesOn), margins, ctx);
 }
 
 /**
