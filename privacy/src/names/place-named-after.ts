@@ -38,6 +38,14 @@ const notAName = (w: string): boolean => !GIVEN_NAME_SET.has(w) && !SURNAME_SET.
 const PLACE_BEFORE: ReadonlySet<string> = new Set([...words(CAPITALISED), ...words(LOWER_CASE)].filter(notAName));
 const PLACE_OPENING: ReadonlySet<string> = new Set(words(CAPITALISED).filter(notAName));
 
+/**
+ * An institution or a place named with "of" and what follows: "University of Leeds", "Bank of England", "Duchy of
+ * Cornwall", "Université de Lyon", "Universität zu Köln". The word after the preposition is the institution's or the
+ * place's name, even where it is a surname too ("College of William & Mary").
+ */
+const INSTITUTION_OF_RE =
+  /(?:^|[^\p{L}])(?:University|College|Institute|Academy|School|Museum|Bank|Church|Cathedral|Diocese|Archdiocese|Duchy|Kingdom|Republic|Principality|Province|County|City|Port|Isle|Gulf|Bay|Cape|Ministry|Parliament|Université|Universität|Universidad|Università|Universiteit|Uniwersytet|Institut|Instituto|Istituto|Académie|Academia|Accademia)[ \t]+(?:of|de|de la|del|di|della|von|zu|van|des|du)(?:[ \t]+the)?[ \t]+$/u;
+
 /** The word right before a position, with a full stop of an abbreviation ("ul.", "im."), up to 24 characters back. */
 const WORD_BEFORE_RE = /(?:^|[^\p{L}])(\p{L}{2,20}\.?)[ \t]+$/u;
 /** A name's last word that is a street's ("Wittlaan", "Goethestraße", "Keizersgracht"): a capital, then the street word. */
@@ -48,6 +56,7 @@ const FIRST_WORD_RE = /^\S+/u;
 export function namesAPlace(text: string, start: number, end: number): boolean {
   const before = WORD_BEFORE_RE.exec(text.slice(Math.max(0, start - 24), start))?.[1];
   if (before !== undefined && PLACE_BEFORE.has(before)) return true;
+  if (INSTITUTION_OF_RE.test(text.slice(Math.max(0, start - 32), start))) return true;
   const value = text.slice(start, end);
   const first = FIRST_WORD_RE.exec(value)?.[0];
   if (first !== undefined && first !== value && PLACE_OPENING.has(first)) return true;

@@ -62,6 +62,25 @@ describe('privacy: places, institutions and storms named after people', () => {
     expect(namesAPlace(strasse, ...at(strasse, 'Konrad Goethestraße'))).to.equal(true);
   });
 
+  it('reads the name after an institution or place word and "of" (or de, di, von, zu) as its name', () => {
+    for (const [text, value] of [
+      ['Professor Cerys Chaudhry of the University of Leeds spoke.', 'Leeds'],
+      ['The Bank of England raised rates.', 'England'],
+      ['Il a étudié à l\'Université de Lyon.', 'Lyon'],
+      ['Sie lehrt an der Universität zu Köln.', 'Köln'],
+      ['The Duchy of Cornwall owns the land.', 'Cornwall'],
+    ] as const) {
+      expect(namesAPlace(text, ...at(text, value)), text).to.equal(true);
+    }
+    // "of" after any other word is no institution's: the report's author, the letter's writer.
+    for (const [text, value] of [
+      ['The report of Anna Schmidt was late.', 'Anna Schmidt'],
+      ['Professor Cerys Chaudhry of the University of Leeds spoke.', 'Cerys Chaudhry'],
+    ] as const) {
+      expect(namesAPlace(text, ...at(text, value)), text).to.equal(false);
+    }
+  });
+
   it('leaves people alone: an ordinary word before the name, a place word that is also a surname, a lone surname like a street word', () => {
     const met = 'Gestern traf ich Gerhard Richter im Museum.';
     expect(namesAPlace(met, ...at(met, 'Gerhard Richter'))).to.equal(false);
