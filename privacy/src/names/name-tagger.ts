@@ -116,6 +116,7 @@ export function tagWords(scorer: TagScorer, ctx: NameFeatureContext, margins?: F
         // Not a letter alone ("… Szymczyk W maju") nor a field label ("Jaworski Karta: 5388 …").
         if (behind < goesOn && word.length > 1 && isUpper(word.charAt(0)) && ctx.info(i).common === 0 && ctx.words[i + 1] !== ':') {
           tag = TAG_I_PER;
+          // Its margin is how far O led: a small one, so the rules that ask a sure name see an unsure word.
           if (margins !== undefined) margins[i] = behind;
         }
       }

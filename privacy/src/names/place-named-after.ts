@@ -41,7 +41,7 @@ const PLACE_OPENING: ReadonlySet<string> = new Set(words(CAPITALISED).filter(not
 /**
  * An institution or a place named with "of" and what follows: "University of Leeds", "Bank of England", "Duchy of
  * Cornwall", "Université de Lyon", "Universität zu Köln". The word after the preposition is the institution's or the
- * place's name, even where it is a surname too ("College of William & Mary").
+ * place's name, even where it is a surname too ("University of Warwick").
  */
 const INSTITUTION_OF_RE =
   /(?:^|[^\p{L}])(?:University|College|Institute|Academy|School|Museum|Bank|Church|Cathedral|Diocese|Archdiocese|Duchy|Kingdom|Republic|Principality|Province|County|City|Port|Isle|Gulf|Bay|Cape|Ministry|Parliament|Université|Universität|Universidad|Università|Universiteit|Uniwersytet|Institut|Instituto|Istituto|Académie|Academia|Accademia)[ \t]+(?:of|de|de la|del|di|della|von|zu|van|des|du)(?:[ \t]+the)?[ \t]+$/u;
