@@ -84,17 +84,19 @@ function tagSentence(words: readonly Word[]): Uint8Array {
   const tags = new Uint8Array(words.length);
   const proper = (w: Word | undefined): boolean => w?.xpos === 'NNP';
   const inner = (w: Word | undefined): Mention | undefined => w?.mentions[w.mentions.length - 1];
+  // A proper noun inside some mention: what a name is made of.
+  const named = (w: Word | undefined): boolean => proper(w) && inner(w) !== undefined;
   let i = 0;
   while (i < words.length) {
-    if (!proper(words[i]) || inner(words[i]) === undefined) {
+    if (!named(words[i])) {
       i++;
       continue;
     }
     // A run of proper nouns, a particle between two of them ("Peter the Great", "Bank of England").
     let end = i + 1;
     for (;;) {
-      if (proper(words[end]) && inner(words[end]) !== undefined) end++;
-      else if (NAME_PARTICLES.has(words[end]?.form ?? '') && proper(words[end + 1]) && inner(words[end + 1]) !== undefined) end += 2;
+      if (named(words[end])) end++;
+      else if (NAME_PARTICLES.has(words[end]?.form ?? '') && named(words[end + 1])) end += 2;
       else break;
     }
     const run = words.slice(i, end);
